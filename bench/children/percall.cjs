@@ -1,0 +1,77 @@
+// One configuration, one process: times chat calls against the loopback server, non-streaming then
+// streaming, and prints one JSON line. CPU time covers the timed calls and the flush that exports their
+// spans, so a configuration that defers work to its exporter still pays for it.
+'use strict';
+
+const { setup } = require('./setups.cjs');
+
+const job = JSON.parse(process.env.BENCH_JOB);
+const configured = setup(job.config, job.openai, job.urls);
+const OpenAI = configured.openai.default ?? configured.openai;
+const client = new OpenAI({ baseURL: job.chatBaseURL, apiKey: 'sk-bench-not-a-secret', maxRetries: 0 });
+
+const messages = [
+  { role: 'system', content: 'You are a terse assistant that answers benchmark questions in one sentence.' },
+  { role: 'user', content: 'Describe, in one sentence, what a quick brown fox does to a lazy dog.' },
+];
+
+async function plainCall() {
+  const t0 = process.hrtime.bigint();
+  const reply = await client.chat.completions.create({ model: 'gpt-4o-mini', messages, temperature: 0.2, max_tokens: 64 });
+  const t1 = process.hrtime.bigint();
+  if (!reply.choices[0]) throw new Error('empty reply');
+  return { wall: Number(t1 - t0), first: 0, chunks: 0 };
+}
+
+async function streamedCall() {
+  const t0 = process.hrtime.bigint();
+  const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages, temperature: 0.2, max_tokens: 64, stream: true });
+  let first = 0n;
+  let chunks = 0;
+  for await (const _chunk of stream) {
+    if (chunks === 0) first = process.hrtime.bigint();
+    chunks++;
+  }
+  const t1 = process.hrtime.bigint();
+  return { wall: Number(t1 - t0), first: Number(first - t0), chunks };
+}
+
+async function measure(call) {
+  for (let i = 0; i < job.warmup; i++) await call();
+  await configured.flush();
+  const wall = new Float64Array(job.calls);
+  const first = new Float64Array(job.calls);
+  let chunks = 0;
+  const cpu0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < job.calls; i++) {
+    const r = await call();
+    wall[i] = r.wall;
+    first[i] = r.first;
+    chunks += r.chunks;
+  }
+  const callsDone = process.hrtime.bigint();
+  await configured.flush();
+  const flushed = process.hrtime.bigint();
+  const cpu = process.cpuUsage(cpu0);
+  return {
+    wallNs: Array.from(wall),
+    firstChunkNs: Array.from(first),
+    chunksPerCall: chunks / job.calls,
+    cpuUs: cpu.user + cpu.system,
+    loopNs: Number(callsDone - t0),
+    flushNs: Number(flushed - callsDone),
+  };
+}
+
+async function main() {
+  const plain = await measure(plainCall);
+  const stream = await measure(streamedCall);
+  await configured.shutdown();
+  process.stdout.write(`${JSON.stringify({ plain, stream, dropped: configured.handle?.droppedSpans ?? null })}\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err?.stack ?? err}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Absolute path of a script in bench/children/. */
+export function childScript(name: string): string {
+  return fileURLToPath(new URL(`../children/${name}`, import.meta.url));
+}
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The parent's environment without anything that would configure weft or OpenTelemetry behind the bench's back. */
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!/^(WEFT_|OTEL_|OPENAI_|NODE_OPTIONS$)/.test(k)) env[k] = v;
+  }
+  return { ...env, ...extra };
+}
+
+/** Version of an installed package, read from disk: `openai` does not export its package.json. */
+export function installedVersion(name: string): string {
+  const entry = createRequire(import.meta.url).resolve(name);
+  return (JSON.parse(readFileSync(join(dirname(entry), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** The first line of a child's stderr that reads like an error, else its last non-empty line. */
+function firstError(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.find((l) => /^(\w*Error|Error)\b|^\w+Error:/.test(l)) ?? lines.at(-1) ?? 'no output';
+}
+
+/** Outcome of one child run: its last stdout line parsed as JSON, or the reason there is none. */
+export type ChildOutcome<T> = { ok: true; value: T; stderr: string } | { ok: false; error: string; stderr: string };
+
+/** How to start a child besides its script and job. */
+export interface ChildOptions {
+  nodeArgs?: string[];
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/**
+ * Runs `node [nodeArgs] bench/children/<script>` with `job` in BENCH_JOB, and reads the JSON line it prints.
+ * Children run one at a time, from the repository root so that `require('weft')` finds the built package.
+ */
+export function runChild<T>(script: string, job: unknown, options: ChildOptions = {}): Promise<ChildOutcome<T>> {
+  const { nodeArgs = [], env = {}, timeoutMs = 120_000 } = options;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...nodeArgs, childScript(script)], {
+      cwd: REPO_ROOT,
+      env: cleanEnv({ ...env, BENCH_JOB: JSON.stringify(job) }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString('utf8');
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString('utf8');
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const last = out.trim().split('\n').pop() ?? '';
+      if (code === 0 && last.startsWith('{')) {
+        try {
+          resolve({ ok: true, value: JSON.parse(last) as T, stderr: err });
+          return;
+        } catch {
+          // falls through to the failure below
+        }
+      }
+      const why = signal ? `killed by ${signal}` : `exit code ${code}`;
+      resolve({ ok: false, error: `${why}: ${firstError(err)}`, stderr: err });
+    });
+  });
+}

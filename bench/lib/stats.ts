@@ -1,0 +1,25 @@
+/** Median of a list of numbers; NaN for an empty list. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** The p-th percentile (0..100) by nearest rank. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+/** Formats a number with a fixed count of decimals, or a dash when it is not a finite number. */
+export function fmt(value: number, decimals = 2): string {
+  return Number.isFinite(value) ? value.toFixed(decimals) : '-';
+}
+
+/** Formats a ratio as `0.42×`, or a dash. */
+export function ratio(value: number): string {
+  return Number.isFinite(value) ? `${value.toFixed(2)}×` : '-';
+}

@@ -1,0 +1,270 @@
+import type { ChatServer } from './lib/chat-server.js';
+import { installedVersion, runChild } from './lib/child.js';
+import { type OtlpSink, spansWithModel } from './lib/otlp-sink.js';
+import { fmt, median, percentile, ratio } from './lib/stats.js';
+import { printTable } from './lib/table.js';
+
+/** Configurations, in print order; `none` is the uninstrumented baseline. */
+export const CONFIGS = ['none', 'weft', 'otel', 'arize', 'traceloop'] as const;
+export type Config = (typeof CONFIGS)[number];
+const PEERS: readonly Config[] = ['otel', 'arize', 'traceloop'];
+const LABEL: Record<Config, string> = {
+  none: 'uninstrumented',
+  weft: 'weft',
+  otel: '@opentelemetry/instrumentation-openai',
+  arize: '@arizeai/openinference-instrumentation-openai',
+  traceloop: '@traceloop/instrumentation-openai',
+};
+
+/** `openai` is the newest major (7.x); `openai-v6` is 6.x under an npm alias. */
+export const OPENAI_PACKAGES = ['openai', 'openai-v6'] as const;
+
+export interface PerCallOptions {
+  rounds: number;
+  warmup: number;
+  calls: number;
+}
+
+interface ModeRun {
+  wallNs: number[];
+  firstChunkNs: number[];
+  chunksPerCall: number;
+  cpuUs: number;
+  loopNs: number;
+  flushNs: number;
+}
+
+interface ChildReport {
+  plain: ModeRun;
+  stream: ModeRun;
+  dropped: number | null;
+}
+
+/** One child run, as written to the JSON file. */
+export interface PerCallRun {
+  openai: string;
+  config: Config;
+  round: number;
+  status: 'ok' | 'broken' | 'lost' | 'failed';
+  detail: string;
+  spansExported: number;
+  spansWithModel: number;
+  spansExpected: number;
+  plain?: ModeSummary;
+  stream?: ModeSummary;
+}
+
+interface ModeSummary {
+  medianWallUs: number;
+  p90WallUs: number;
+  medianFirstChunkUs: number;
+  cpuUsPerCall: number;
+  chunksPerCall: number;
+  flushMs: number;
+  /** Every call's wall-clock time, in microseconds (rounded). */
+  wallUs: number[];
+  firstChunkUs: number[];
+}
+
+function summarise(run: ModeRun, calls: number): ModeSummary {
+  const wallUs = run.wallNs.map((n) => Math.round(n / 1000));
+  const firstChunkUs = run.firstChunkNs.map((n) => Math.round(n / 1000));
+  return {
+    medianWallUs: median(run.wallNs) / 1000,
+    p90WallUs: percentile(run.wallNs, 90) / 1000,
+    medianFirstChunkUs: median(run.firstChunkNs) / 1000,
+    cpuUsPerCall: run.cpuUs / calls,
+    chunksPerCall: run.chunksPerCall,
+    flushMs: run.flushNs / 1e6,
+    wallUs,
+    firstChunkUs: firstChunkUs.some((v) => v > 0) ? firstChunkUs : [],
+  };
+}
+
+/** Rotates the order of configurations each round so that no configuration always runs first or last. */
+function orderFor(round: number): Config[] {
+  const k = round % CONFIGS.length;
+  return [...CONFIGS.slice(k), ...CONFIGS.slice(0, k)];
+}
+
+async function runOne(
+  openai: string,
+  config: Config,
+  round: number,
+  opts: PerCallOptions,
+  chat: ChatServer,
+  sink: OtlpSink,
+): Promise<PerCallRun> {
+  sink.drain();
+  const job = {
+    config,
+    openai,
+    urls: { origin: sink.origin, tracesUrl: sink.tracesUrl },
+    chatBaseURL: chat.baseURL,
+    warmup: opts.warmup,
+    calls: opts.calls,
+  };
+  const outcome = await runChild<ChildReport>('percall.cjs', job);
+  const tally = sink.drain();
+  const expected = config === 'none' ? 0 : 2 * (opts.warmup + opts.calls);
+  const withModel = spansWithModel(tally.spans);
+  const base = { openai, config, round, spansExported: tally.spans.length, spansWithModel: withModel, spansExpected: expected };
+  if (!outcome.ok) return { ...base, status: 'failed', detail: outcome.error };
+  const plain = summarise(outcome.value.plain, opts.calls);
+  const stream = summarise(outcome.value.stream, opts.calls);
+  if (config !== 'none' && tally.spans.length === 0) {
+    return { ...base, status: 'broken', detail: 'exported no spans', plain, stream };
+  }
+  if (withModel < expected) {
+    return { ...base, status: 'lost', detail: `${expected - withModel} of ${expected} spans missing or without a model`, plain, stream };
+  }
+  return { ...base, status: 'ok', detail: '', plain, stream };
+}
+
+/** Everything the per-call benchmark measured. */
+export interface PerCallResult {
+  options: PerCallOptions;
+  /** Installed version of each `openai` package. */
+  versions: Record<string, string>;
+  runs: PerCallRun[];
+}
+
+/**
+ * Runs every configuration on every `openai` package in its own child process, interleaved over rounds.
+ * A configuration that exports nothing in its first round is reported broken and not run again.
+ */
+export async function benchPerCall(opts: PerCallOptions, chat: ChatServer, sink: OtlpSink, log: (s: string) => void): Promise<PerCallResult> {
+  const runs: PerCallRun[] = [];
+  const gaveUp = new Set<string>();
+  for (let round = 0; round < opts.rounds; round++) {
+    for (const openai of OPENAI_PACKAGES) {
+      for (const config of orderFor(round)) {
+        if (gaveUp.has(`${openai}/${config}`)) continue;
+        const run = await runOne(openai, config, round, opts, chat, sink);
+        runs.push(run);
+        if (run.status === 'broken' || run.status === 'failed') gaveUp.add(`${openai}/${config}`);
+        log(`  round ${round + 1}/${opts.rounds} ${openai} ${config}: ${run.status}${run.detail ? ` (${run.detail})` : ''}`);
+      }
+    }
+  }
+  const versions = Object.fromEntries(OPENAI_PACKAGES.map((p) => [p, installedVersion(p)]));
+  return { options: opts, versions, runs };
+}
+
+interface ConfigFigures {
+  status: string;
+  detail: string;
+  wall: number;
+  cpu: number;
+  firstChunk: number;
+  added: number;
+  addedCpu: number;
+  addedFirstChunk: number;
+}
+
+function figuresFor(runs: PerCallRun[], mode: 'plain' | 'stream'): Map<Config, ConfigFigures> {
+  const figures = new Map<Config, ConfigFigures>();
+  const pick = (c: Config) => runs.filter((r) => r.config === c && r[mode]);
+  const baseline = pick('none').filter((r) => r.status === 'ok');
+  const baseWall = median(baseline.map((r) => r[mode]!.medianWallUs));
+  const baseCpu = median(baseline.map((r) => r[mode]!.cpuUsPerCall));
+  const baseFirst = median(baseline.map((r) => r[mode]!.medianFirstChunkUs));
+  for (const c of CONFIGS) {
+    const all = runs.filter((r) => r.config === c);
+    if (all.length === 0) continue;
+    const bad = all.find((r) => r.status !== 'ok');
+    const good = pick(c).filter((r) => r.status === 'ok');
+    const wall = median(good.map((r) => r[mode]!.medianWallUs));
+    const cpu = median(good.map((r) => r[mode]!.cpuUsPerCall));
+    const firstChunk = median(good.map((r) => r[mode]!.medianFirstChunkUs));
+    figures.set(c, {
+      status: bad ? bad.status.toUpperCase() : `ok, ${good[0]?.spansExported ?? 0} spans/run`,
+      detail: bad?.detail ?? '',
+      wall,
+      cpu,
+      firstChunk,
+      added: wall - baseWall,
+      addedCpu: cpu - baseCpu,
+      addedFirstChunk: firstChunk - baseFirst,
+    });
+  }
+  return figures;
+}
+
+function chunksSeen(runs: PerCallRun[], c: Config): number {
+  return median(runs.filter((r) => r.config === c && r.stream).map((r) => r.stream!.chunksPerCall));
+}
+
+function bestPeer(figures: Map<Config, ConfigFigures>, key: 'added' | 'addedCpu'): number {
+  const values = PEERS.map((p) => figures.get(p))
+    .filter((f): f is ConfigFigures => !!f && f.status.startsWith('ok'))
+    .map((f) => f[key]);
+  return values.length ? Math.min(...values) : Number.NaN;
+}
+
+/** Prints one table per `openai` package and mode, and the time-to-first-chunk table. */
+export function printPerCall(result: PerCallResult): void {
+  for (const openai of OPENAI_PACKAGES) {
+    const runs = result.runs.filter((r) => r.openai === openai);
+    for (const mode of ['plain', 'stream'] as const) {
+      const figures = figuresFor(runs, mode);
+      const bestWall = bestPeer(figures, 'added');
+      const bestCpu = bestPeer(figures, 'addedCpu');
+      const notes = ['CPU = the child process over the timed calls plus the flush that exports their spans, per call.'];
+      if (mode === 'stream') notes.push('chunks = chunks the app saw per call; it must be the same for every configuration.');
+      for (const c of CONFIGS) {
+        const f = figures.get(c);
+        if (f?.detail) notes.push(`${LABEL[c]}: ${f.status}: ${f.detail}`);
+      }
+      const rows = CONFIGS.filter((c) => figures.has(c)).map((c) => {
+        const f = figures.get(c)!;
+        const ok = f.status.startsWith('ok');
+        const isBase = c === 'none';
+        return [
+          LABEL[c],
+          fmt(f.wall, 1),
+          isBase || !ok ? '-' : fmt(f.added, 1),
+          isBase || !ok ? '-' : ratio(f.added / bestWall),
+          fmt(f.cpu, 1),
+          isBase || !ok ? '-' : fmt(f.addedCpu, 1),
+          isBase || !ok ? '-' : ratio(f.addedCpu / bestCpu),
+          ...(mode === 'stream' ? [fmt(chunksSeen(runs, c), 1)] : []),
+          isBase ? 'baseline' : f.status,
+        ];
+      });
+      const what = mode === 'plain' ? 'non-streaming' : 'streaming, every chunk consumed';
+      printTable(
+        `Per-call overhead: ${openai}@${result.versions[openai]}, ${what} (medians of ${result.options.rounds} rounds × ${result.options.calls} calls)`,
+        [
+          'configuration',
+          'wall µs/call',
+          'added µs',
+          'vs best peer',
+          'CPU µs/call',
+          'added CPU µs',
+          'vs best peer',
+          ...(mode === 'stream' ? ['chunks'] : []),
+          'exported',
+        ],
+        rows,
+        notes,
+      );
+    }
+  }
+  const rows: string[][] = [];
+  for (const openai of OPENAI_PACKAGES) {
+    const figures = figuresFor(
+      result.runs.filter((r) => r.openai === openai),
+      'stream',
+    );
+    for (const c of ['none', 'weft'] as const) {
+      const f = figures.get(c);
+      if (!f) continue;
+      const good = result.runs.filter((r) => r.openai === openai && r.config === c && r.status === 'ok' && r.stream);
+      const p90 = median(good.map((r) => percentile(r.stream!.firstChunkUs, 90)));
+      rows.push([openai, LABEL[c], fmt(f.firstChunk, 1), fmt(p90, 1), c === 'none' ? '-' : fmt(f.addedFirstChunk, 1)]);
+    }
+  }
+  printTable('Time to first streamed chunk', ['openai', 'configuration', 'median µs', 'p90 µs', 'added µs'], rows);
+}
+

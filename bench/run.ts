@@ -1,0 +1,80 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { startChatServer } from './lib/chat-server.js';
+import { startOtlpSink } from './lib/otlp-sink.js';
+import { benchMemory, printMemory } from './memory.js';
+import { benchPerCall, printPerCall } from './percall.js';
+import { benchStartup, printStartup } from './startup.js';
+import { benchThroughput, printThroughput } from './throughput.js';
+
+const { inputMessagesBytes } = createRequire(import.meta.url)('./children/span-shape.cjs') as { inputMessagesBytes: number };
+
+/**
+ * `npm run bench [-- --quick]`: weft against its peers. Prints one table per benchmark and writes every raw
+ * run to bench/results/latest.json. `--quick` is a smoke run: the same steps with far fewer calls.
+ */
+const quick = process.argv.includes('--quick');
+const log = (s: string) => process.stderr.write(`${s}\n`);
+
+const machine = {
+  date: new Date().toISOString(),
+  node: process.version,
+  platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+  cpu: os.cpus()[0]?.model ?? 'unknown',
+  cores: os.cpus().length,
+  memoryGB: Math.round(os.totalmem() / 2 ** 30),
+  loadAverage: os.loadavg(),
+  quick,
+};
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  process.stdout.write(
+    `weft bench ${quick ? '(--quick: smoke run, figures are not meaningful)' : ''}\n${machine.date}, Node ${machine.node}, ${machine.cores} × ${machine.cpu}, load ${machine.loadAverage.map((l) => l.toFixed(2)).join(' ')}\n`,
+  );
+  const chat = await startChatServer();
+  const sink = await startOtlpSink();
+  try {
+    log('per-call overhead…');
+    const perCall = await benchPerCall(quick ? { rounds: 2, warmup: 50, calls: 200 } : { rounds: 4, warmup: 200, calls: 800 }, chat, sink, log);
+    printPerCall(perCall);
+
+    log('export throughput…');
+    const throughputOptions = quick ? { rounds: 2, spans: 4000, burst: 100 } : { rounds: 3, spans: 30_000, burst: 100 };
+    const throughput = await benchThroughput(throughputOptions, sink, log);
+    printThroughput(throughput, throughputOptions, inputMessagesBytes);
+
+    log('start-up…');
+    const startupOptions = { rounds: quick ? 2 : 7, openai: 'openai' };
+    const startup = await benchStartup(startupOptions, sink, log);
+    printStartup(startup, startupOptions);
+
+    log('memory with the backend down…');
+    const memoryOptions = { calls: quick ? 10_000 : 100_000, parallel: 50 };
+    const memory = await benchMemory(memoryOptions, log);
+    printMemory(memory, memoryOptions);
+
+    const results = {
+      machine,
+      elapsedSeconds: (Date.now() - started) / 1000,
+      perCall,
+      throughput: { options: throughputOptions, runs: throughput },
+      startup: { options: startupOptions, runs: startup },
+      memory: { options: memoryOptions, runs: memory },
+    };
+    const dir = fileURLToPath(new URL('./results/', import.meta.url));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(`${dir}latest.json`, `${JSON.stringify(results)}\n`);
+    process.stdout.write(`\nraw runs: bench/results/latest.json (${results.elapsedSeconds.toFixed(0)} s)\n`);
+  } finally {
+    await chat.close();
+    await sink.close();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err?.stack ?? err}\n`);
+  process.exitCode = 1;
+});

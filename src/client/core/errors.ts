@@ -1,0 +1,299 @@
+/**
+ * The errors of weft's client. Every error thrown by a client method is a {@link WeftError}:
+ *
+ * ```
+ * WeftError
+ * ├── WeftApiError                 the service answered with a status outside 2xx
+ * │   ├── WeftBadRequestError      400
+ * │   ├── WeftAuthenticationError  401
+ * │   ├── WeftQuotaExceededError   402 (out of credits / spend cap)
+ * │   ├── WeftPermissionError      403
+ * │   ├── WeftNotFoundError        404
+ * │   ├── WeftConflictError        409
+ * │   ├── WeftValidationError      422 (FastAPI validation; `issues` lists what was wrong)
+ * │   ├── WeftRateLimitError       429
+ * │   └── WeftServerError          5xx
+ * ├── WeftConnectionError          no usable response: refused, reset, DNS, TLS…
+ * │   └── WeftTimeoutError         no response within `timeoutMs`
+ * ├── WeftAbortError               the caller's AbortSignal fired
+ * └── WeftParseError               a 2xx body (or one JSONL line) was not valid JSON
+ * ```
+ *
+ * Errors carry the method and the path, never request headers: the API key cannot leak through them.
+ *
+ * @module
+ */
+
+/** Base class of every error thrown by weft's client. */
+export class WeftError extends Error {
+  override readonly name: string = 'WeftError';
+  /** HTTP method of the request that failed. */
+  readonly method: string;
+  /** Path of the request, relative to the service's base URL, without the query string. */
+  readonly path: string;
+
+  constructor(message: string, method: string, path: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.method = method;
+    this.path = path;
+  }
+}
+
+/** One entry of a FastAPI validation error (`{"detail": [{loc, msg, type}]}`). */
+export interface ValidationIssue {
+  /** Where the problem is, e.g. `["body", "start", "op_name"]`. */
+  loc: Array<string | number>;
+  /** What is wrong, e.g. `Field required`. */
+  msg: string;
+  /** Machine-readable kind, e.g. `missing`. */
+  type: string;
+  /** Other fields FastAPI may add (`input`, `ctx`, `url`). */
+  [key: string]: unknown;
+}
+
+/** What the core knows about a failed response; the input of {@link createApiError}. */
+export interface ApiErrorInit {
+  status: number;
+  method: string;
+  path: string;
+  /** The parsed JSON body, or the body text when it was not JSON, or undefined when empty. */
+  body: unknown;
+  requestId: string | undefined;
+  /** Delay the service asked for in `Retry-After`, in milliseconds. */
+  retryAfterMs: number | undefined;
+  /** Strings that must never appear in the message (the API key). */
+  secrets?: readonly string[];
+}
+
+/** The service answered with a status outside 2xx. See the subclasses for the common statuses. */
+export class WeftApiError extends WeftError {
+  override readonly name: string = 'WeftApiError';
+  /** HTTP status, e.g. 404. */
+  readonly status: number;
+  /** The server's own message (FastAPI `detail`, OpenAI `error.message`, or the body text). */
+  readonly serverMessage: string;
+  /**
+   * The server's detail as sent: FastAPI's `detail` (a string, or the list of validation issues), the
+   * OpenAI-style `error` object, or the whole body when it has neither.
+   */
+  readonly detail: unknown;
+  /** The parsed response body (JSON when it was JSON, else its text). */
+  readonly body: unknown;
+  /** OpenAI-style `error.type`, when the server sent one. */
+  readonly type: string | undefined;
+  /** OpenAI-style `error.code`, when the server sent one. */
+  readonly code: string | undefined;
+  /** The `x-request-id` response header, to quote when reporting a problem. */
+  readonly requestId: string | undefined;
+  /** The delay the server asked for with `Retry-After`, in milliseconds. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(init: ApiErrorInit) {
+    const parsed = readErrorBody(init.body, init.status);
+    const serverMessage = redact(parsed.message, init.secrets);
+    const suffix = init.requestId ? ` (request id ${init.requestId})` : '';
+    super(`weft: ${init.method} ${init.path} failed with ${init.status}: ${serverMessage}${suffix}`, init.method, init.path);
+    this.status = init.status;
+    this.serverMessage = serverMessage;
+    this.detail = redactValue(parsed.detail, init.secrets);
+    this.body = redactValue(init.body, init.secrets);
+    this.type = parsed.type;
+    this.code = parsed.code;
+    this.requestId = init.requestId;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+/** 400: the request was malformed. */
+export class WeftBadRequestError extends WeftApiError {
+  override readonly name = 'WeftBadRequestError';
+}
+/** 401: the API key is missing or wrong (on the inference service, also a wrong project header). */
+export class WeftAuthenticationError extends WeftApiError {
+  override readonly name = 'WeftAuthenticationError';
+}
+/** 402: out of credits or over the spend cap. */
+export class WeftQuotaExceededError extends WeftApiError {
+  override readonly name = 'WeftQuotaExceededError';
+}
+/** 403: the key may not do this (or the region is not served). */
+export class WeftPermissionError extends WeftApiError {
+  override readonly name = 'WeftPermissionError';
+}
+/** 404: no such resource. */
+export class WeftNotFoundError extends WeftApiError {
+  override readonly name = 'WeftNotFoundError';
+}
+/** 409: the resource is in a state that conflicts with the request. */
+export class WeftConflictError extends WeftApiError {
+  override readonly name = 'WeftConflictError';
+}
+/** 429: too many requests (or too many in flight). `retryAfterMs` says when to try again, if the server said. */
+export class WeftRateLimitError extends WeftApiError {
+  override readonly name = 'WeftRateLimitError';
+}
+/** 5xx: the service failed. */
+export class WeftServerError extends WeftApiError {
+  override readonly name = 'WeftServerError';
+}
+
+/**
+ * 422: the service rejected the request body. `issues` holds FastAPI's list, readable as
+ * `issue.loc.join('.') + ': ' + issue.msg`; the message already lists them.
+ */
+export class WeftValidationError extends WeftApiError {
+  override readonly name = 'WeftValidationError';
+  /** FastAPI's validation issues; empty when the body had another shape. */
+  readonly issues: ValidationIssue[];
+
+  constructor(init: ApiErrorInit) {
+    super(init);
+    this.issues = Array.isArray(this.detail) ? this.detail.filter(isValidationIssue) : [];
+  }
+}
+
+/** Builds the {@link WeftApiError} subclass that matches the status. */
+export function createApiError(init: ApiErrorInit): WeftApiError {
+  const { status } = init;
+  if (status === 400) return new WeftBadRequestError(init);
+  if (status === 401) return new WeftAuthenticationError(init);
+  if (status === 402) return new WeftQuotaExceededError(init);
+  if (status === 403) return new WeftPermissionError(init);
+  if (status === 404) return new WeftNotFoundError(init);
+  if (status === 409) return new WeftConflictError(init);
+  if (status === 422) return new WeftValidationError(init);
+  if (status === 429) return new WeftRateLimitError(init);
+  if (status >= 500) return new WeftServerError(init);
+  return new WeftApiError(init);
+}
+
+/** No usable response arrived: the connection was refused, reset or closed, or the host was not found. */
+export class WeftConnectionError extends WeftError {
+  override readonly name: string = 'WeftConnectionError';
+  /** The system or undici error code when there is one, e.g. `ECONNREFUSED`, `UND_ERR_SOCKET`. */
+  readonly code: string | undefined;
+
+  constructor(message: string, method: string, path: string, options?: { cause?: unknown; code?: string }) {
+    super(message, method, path, options);
+    this.code = options?.code;
+  }
+}
+
+/** No complete response within the request's `timeoutMs` (after the allowed retries). */
+export class WeftTimeoutError extends WeftConnectionError {
+  override readonly name = 'WeftTimeoutError';
+  /** The timeout that was exceeded, in milliseconds. */
+  readonly timeoutMs: number;
+
+  constructor(method: string, path: string, timeoutMs: number, options?: { cause?: unknown }) {
+    super(`weft: ${method} ${path} timed out after ${timeoutMs} ms`, method, path, { ...options, code: 'ETIMEDOUT' });
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/**
+ * The caller's `AbortSignal` fired. weft throws this (rather than rethrowing the signal's reason) so every
+ * client failure is a {@link WeftError}; the signal's reason is kept as `cause`.
+ */
+export class WeftAbortError extends WeftError {
+  override readonly name = 'WeftAbortError';
+
+  constructor(method: string, path: string, options?: { cause?: unknown }) {
+    super(`weft: ${method} ${path} was aborted`, method, path, options);
+  }
+}
+
+/** A successful response (or one JSONL line) was not the JSON it should be. */
+export class WeftParseError extends WeftError {
+  override readonly name = 'WeftParseError';
+}
+
+interface ParsedErrorBody {
+  message: string;
+  detail: unknown;
+  type: string | undefined;
+  code: string | undefined;
+}
+
+const MAX_MESSAGE_LENGTH = 1000;
+const MAX_LISTED_ISSUES = 5;
+
+/** Reads the three error shapes weft's services send: FastAPI, OpenAI-style, and plain text. */
+function readErrorBody(body: unknown, status: number): ParsedErrorBody {
+  const none = { type: undefined, code: undefined };
+  if (body === undefined || body === null || body === '') {
+    return { message: `HTTP ${status}`, detail: undefined, ...none };
+  }
+  if (typeof body === 'string') return { message: truncate(body.trim()), detail: body, ...none };
+  if (typeof body !== 'object') return { message: truncate(String(body)), detail: body, ...none };
+  const record = body as Record<string, unknown>;
+  if ('detail' in record) {
+    return { message: describeDetail(record.detail, status), detail: record.detail, ...none };
+  }
+  if ('error' in record) {
+    const error = record.error;
+    if (typeof error === 'string') return { message: truncate(error), detail: error, ...none };
+    if (error && typeof error === 'object') {
+      const e = error as Record<string, unknown>;
+      return {
+        message: typeof e.message === 'string' ? truncate(e.message) : truncate(JSON.stringify(error)),
+        detail: error,
+        type: typeof e.type === 'string' ? e.type : undefined,
+        code: typeof e.code === 'string' || typeof e.code === 'number' ? String(e.code) : undefined,
+      };
+    }
+  }
+  if (typeof record.message === 'string') return { message: truncate(record.message), detail: body, ...none };
+  return { message: truncate(JSON.stringify(body)), detail: body, ...none };
+}
+
+function describeDetail(detail: unknown, status: number): string {
+  if (typeof detail === 'string') return truncate(detail);
+  if (Array.isArray(detail)) {
+    const issues = detail.filter(isValidationIssue);
+    if (issues.length === 0) return truncate(JSON.stringify(detail));
+    const listed = issues.slice(0, MAX_LISTED_ISSUES).map(describeIssue);
+    const more = issues.length > MAX_LISTED_ISSUES ? `; and ${issues.length - MAX_LISTED_ISSUES} more` : '';
+    return truncate(listed.join('; ') + more);
+  }
+  if (detail === null || detail === undefined) return `HTTP ${status}`;
+  return truncate(JSON.stringify(detail));
+}
+
+/** `["body","start","op_name"]` + `Field required` → `start.op_name: Field required`. */
+function describeIssue(issue: ValidationIssue): string {
+  const loc = issue.loc[0] === 'body' ? issue.loc.slice(1) : issue.loc;
+  return loc.length > 0 ? `${loc.join('.')}: ${issue.msg}` : issue.msg;
+}
+
+function isValidationIssue(value: unknown): value is ValidationIssue {
+  if (!value || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  return Array.isArray(v.loc) && typeof v.msg === 'string';
+}
+
+function truncate(text: string): string {
+  return text.length > MAX_MESSAGE_LENGTH ? `${text.slice(0, MAX_MESSAGE_LENGTH)}…` : text;
+}
+
+/** Replaces secrets (the API key) with `***`, in case a server echoes a header back in its error body. */
+export function redact(text: string, secrets: readonly string[] | undefined): string {
+  let out = text;
+  for (const secret of secrets ?? []) {
+    if (secret.length >= 4) out = out.split(secret).join('***');
+  }
+  return out;
+}
+
+/** Deep variant of {@link redact} for parsed bodies; returns the value itself when no secret occurs in it. */
+function redactValue(value: unknown, secrets: readonly string[] | undefined): unknown {
+  if (!secrets || secrets.length === 0 || value === undefined) return value;
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  if (text === undefined || redact(text, secrets) === text) return value;
+  if (typeof value === 'string') return redact(value, secrets);
+  try {
+    return JSON.parse(redact(text, secrets));
+  } catch {
+    return redact(text, secrets);
+  }
+}

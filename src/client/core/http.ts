@@ -1,0 +1,509 @@
+/**
+ * # The HTTP core: one small class that every service client (trace, inference, training) sends through
+ *
+ * It knows no endpoint. A resource class builds `{ method, path, query, body }` and picks one of:
+ *
+ * | method                 | returns                                   | use for                                 |
+ * |------------------------|-------------------------------------------|-----------------------------------------|
+ * | `request<T>(opts)`     | `Promise<T>`, the parsed JSON body        | ordinary JSON endpoints                 |
+ * | `jsonl<T>(opts)`       | `ResponseStream<T>`, one item per line    | `application/jsonl` endpoints           |
+ * | `stream(opts)`         | `ResponseStream<Uint8Array>`, raw chunks  | SSE (feed to eventsource-parser), files |
+ * | `bytes(opts)`          | `Promise<Uint8Array>`, the whole body     | small binary downloads                  |
+ * | `raw(opts)`            | `Promise<RawResponse>` (status, headers)  | when the headers matter                 |
+ *
+ * ## Contract
+ * - **URL**: `baseUrl` keeps its path prefix (`https://host/traces` + `/call/start`). `path` is relative to it
+ *   and must already be encoded: build it with {@link encodePath} so ids cannot change the route. Query
+ *   values go in `query` (arrays repeat the key; undefined/null are left out).
+ * - **Headers** sent on every request: `User-Agent: weft/<version>`, `Authorization: Bearer <apiKey>` when a
+ *   key is set, the core's `headers` (e.g. `Compat-Project`), then the request's `headers` (a `null` value
+ *   removes a default). `Accept` defaults to `application/json` (`application/jsonl` for `jsonl()`).
+ * - **Body**: a {@link MultipartBody} is sent as multipart; `Uint8Array`/`ArrayBuffer`/`Blob`/streams as
+ *   `application/octet-stream` (set `content-type` to override); anything else as JSON.
+ * - **Timeout** (`timeoutMs`, per attempt): the longest wait for the response headers, and then the longest
+ *   silence between two body chunks. A stream that keeps sending is never cut.
+ * - **Retries** (`maxRetries`, default 2, so at most 3 attempts): on connection errors, timeouts and 408,
+ *   429, 500, 502, 503, 504, after an exponential backoff with jitter, or after `Retry-After` /
+ *   `retry-after-ms` when the server sends one (a `Retry-After` over 60 s ends the retries instead).
+ *   Only requests marked idempotent are retried: by default GET, HEAD, OPTIONS, PUT and DELETE; a POST
+ *   must say `idempotent: true` (queries and reads do; creates do not). A request that never reached the
+ *   server (connection refused) is retried whatever its method. A body that is a one-shot stream is never
+ *   retried. Streams are retried only until their headers arrive, never mid-body.
+ * - **Errors**: a non-2xx answer throws the {@link WeftApiError} subclass of its status (message from the
+ *   FastAPI `detail`, the OpenAI-style `error.message`, or the text); no response throws
+ *   {@link WeftConnectionError} or {@link WeftTimeoutError}; the caller's signal throws {@link WeftAbortError}.
+ *   Errors carry method and path, never headers; the API key is scrubbed from anything a server echoes.
+ * - **Streams**: `jsonl()`/`stream()` return at once; the request is sent when iteration starts. Breaking out
+ *   of `for await` (or an error in the loop body) destroys the response body, which closes the connection.
+ * - **Lifetime**: cores share one keep-alive undici `Agent` when given a `dispatcher`; otherwise each core
+ *   owns one, released by `close()`.
+ *
+ * @example
+ * const core = new HttpCore({ baseUrl: 'http://127.0.0.1:4780/v1', apiKey, headers: { 'Compat-Project': 'team/proj' } });
+ * const models = await core.request<ModelList>({ method: 'GET', path: '/models' });
+ * for await (const chunk of core.stream({ method: 'POST', path: '/chat/completions', body, idempotent: false })) { … }
+ *
+ * @module
+ */
+import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
+import { type EncodedBody, encodeBody } from './body.js';
+import {
+  WeftAbortError,
+  WeftApiError,
+  WeftConnectionError,
+  WeftError,
+  WeftParseError,
+  WeftTimeoutError,
+  createApiError,
+} from './errors.js';
+import { parseJsonLines } from './jsonl.js';
+import { ResponseStream } from './response-stream.js';
+import {
+  type BackoffOptions,
+  MAX_RETRY_AFTER_MS,
+  backoffDelay,
+  isIdempotentMethod,
+  isRetryableStatus,
+  parseRetryAfter,
+} from './retry.js';
+import { type QueryParams, buildUrl } from './url.js';
+import { DEFAULT_USER_AGENT } from './version.js';
+
+/** HTTP methods the services use. */
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+/** Response headers, lower-cased names (as undici gives them). */
+export type ResponseHeaders = Record<string, string | string[] | undefined>;
+
+/** The default `timeoutMs`: one minute. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+/** The default `maxRetries`: two retries, three attempts in all. */
+export const DEFAULT_MAX_RETRIES = 2;
+
+/** What a retry is about to do; passed to {@link HttpCoreOptions.onRetry}. */
+export interface RetryEvent {
+  method: string;
+  path: string;
+  /** The attempt about to be made, counting from 1 (so the first retry is attempt 2). */
+  attempt: number;
+  /** How long weft waits before it, in milliseconds (from `Retry-After` when the server sent one). */
+  delayMs: number;
+  /** Why the previous attempt failed. */
+  error: WeftError;
+}
+
+/** Options of one {@link HttpCore}, i.e. of one service. */
+export interface HttpCoreOptions {
+  /** The service's base URL, e.g. `https://host/traces` or `http://127.0.0.1:4780/v1`; its path prefix is kept. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <apiKey>`; never appears in an error. */
+  apiKey?: string | undefined;
+  /** Headers sent with every request, e.g. `{ 'Compat-Project': 'team/proj' }`. */
+  headers?: Record<string, string>;
+  /** Default `weft/<version>`. */
+  userAgent?: string;
+  /** Default {@link DEFAULT_TIMEOUT_MS}. */
+  timeoutMs?: number;
+  /** Default {@link DEFAULT_MAX_RETRIES}. */
+  maxRetries?: number;
+  /** Backoff between retries. */
+  backoff?: BackoffOptions;
+  /** Called before each retry (for logging or metrics); what it throws is ignored. */
+  onRetry?: (event: RetryEvent) => void;
+  /** An undici dispatcher to share between cores; when absent the core makes (and `close()` closes) its own Agent. */
+  dispatcher?: Dispatcher;
+}
+
+/** One request. */
+export interface RequestOptions {
+  method: HttpMethod;
+  /** Relative to the base URL, already encoded (see {@link encodePath}), e.g. `/call/start`. */
+  path: string;
+  query?: QueryParams;
+  /** JSON value, {@link MultipartBody}, or bytes / Blob / stream (see the module doc). */
+  body?: unknown;
+  /** Extra headers; `null` removes a default one. */
+  headers?: Record<string, string | null | undefined>;
+  signal?: AbortSignal | undefined;
+  /** Overrides the core's `timeoutMs` for this request. */
+  timeoutMs?: number | undefined;
+  /** Overrides the core's `maxRetries` for this request. */
+  maxRetries?: number | undefined;
+  /** May the request be sent twice? Default: true for GET, HEAD, OPTIONS, PUT, DELETE; false otherwise. */
+  idempotent?: boolean | undefined;
+}
+
+/** Options a resource method passes through from its caller. */
+export interface CallOptions {
+  signal?: AbortSignal | undefined;
+  timeoutMs?: number | undefined;
+  maxRetries?: number | undefined;
+  headers?: Record<string, string | null | undefined>;
+}
+
+/** A 2xx response whose body has not been read yet. */
+export interface RawResponse {
+  readonly status: number;
+  readonly headers: ResponseHeaders;
+  /** The `x-request-id` header, if any. */
+  readonly requestId: string | undefined;
+  /** The body; read it once (iterate, or `text()`/`json()`/`bytes()`), or `cancel()` it. */
+  readonly body: ResponseBody;
+}
+
+/** The body of a {@link RawResponse}: errors while reading it are weft errors, and cancelling closes the connection. */
+export interface ResponseBody extends AsyncIterable<Uint8Array> {
+  text(): Promise<string>;
+  json<T = unknown>(): Promise<T>;
+  bytes(): Promise<Uint8Array>;
+  /** Stops reading and releases the connection. */
+  cancel(): void;
+}
+
+/** One HTTP client per service. See the module documentation above for the full contract. */
+export class HttpCore {
+  /** The base URL, without a trailing slash. */
+  readonly baseUrl: string;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly defaultHeaders: Record<string, string>;
+  private readonly secrets: readonly string[];
+  private readonly timeoutMs: number;
+  private readonly maxRetries: number;
+  private readonly backoff: BackoffOptions;
+  private readonly onRetry: ((event: RetryEvent) => void) | undefined;
+
+  constructor(options: HttpCoreOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.dispatcher = options.dispatcher ?? new Agent();
+    this.timeoutMs = nonNegative(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
+    this.maxRetries = nonNegative(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries');
+    this.backoff = options.backoff ?? {};
+    this.onRetry = options.onRetry;
+    this.secrets = options.apiKey ? [options.apiKey] : [];
+    this.defaultHeaders = { 'user-agent': options.userAgent ?? DEFAULT_USER_AGENT, accept: 'application/json' };
+    if (options.apiKey) this.defaultHeaders.authorization = `Bearer ${options.apiKey}`;
+    for (const [name, value] of Object.entries(options.headers ?? {})) this.defaultHeaders[name.toLowerCase()] = value;
+  }
+
+  /** Sends a request and returns its parsed JSON body (undefined for an empty body, the text for a non-JSON one). */
+  async request<T = unknown>(options: RequestOptions): Promise<T> {
+    return this.execute(options, async (response) => {
+      const text = await response.body.text();
+      if (text.trim() === '') return undefined as T;
+      try {
+        return JSON.parse(text) as T;
+      } catch (error) {
+        if (!isJsonContentType(response.headers)) return text as T;
+        throw new WeftParseError(
+          `weft: ${options.method} ${options.path} returned a body that is not valid JSON`,
+          options.method,
+          options.path,
+          { cause: error },
+        );
+      }
+    });
+  }
+
+  /** Sends a request and returns the whole body as bytes. */
+  async bytes(options: RequestOptions): Promise<Uint8Array> {
+    return this.execute({ ...options, headers: { accept: '*/*', ...options.headers } }, (response) => response.body.bytes());
+  }
+
+  /** Sends a request and returns the response once its headers have arrived; the caller reads the body. */
+  async raw(options: RequestOptions): Promise<RawResponse> {
+    return this.execute(options, async (response) => response);
+  }
+
+  /** The body as raw chunks, sent when iteration starts; stopping early closes the connection. */
+  stream(options: RequestOptions): ResponseStream<Uint8Array> {
+    return new ResponseStream(() => this.iterate(options));
+  }
+
+  /** A `application/jsonl` body as one parsed value per line; see {@link parseJsonLines}. */
+  jsonl<T>(options: RequestOptions): ResponseStream<T> {
+    const withAccept = { ...options, headers: { accept: 'application/jsonl', ...options.headers } };
+    const { method, path } = options;
+    return new ResponseStream<T>(() =>
+      parseJsonLines<T>(
+        this.iterate(withAccept),
+        (line, cause) => new WeftParseError(`weft: ${method} ${path} sent a line that is not JSON (line ${line})`, method, path, { cause }),
+      ),
+    );
+  }
+
+  /** Releases the connections, if this core owns its dispatcher. */
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  private async *iterate(options: RequestOptions): AsyncGenerator<Uint8Array> {
+    const response = await this.raw(options);
+    try {
+      yield* response.body;
+    } finally {
+      // Runs when the consumer stops early too: an unread body must not keep the connection busy.
+      response.body.cancel();
+    }
+  }
+
+  /**
+   * The retry loop. `consume` reads a 2xx response; its connection errors are retried like the request's
+   * own, which is right for bodies read whole (`request`, `bytes`) and harmless for streams (they return
+   * at once).
+   */
+  private async execute<R>(options: RequestOptions, consume: (response: RawResponse) => Promise<R>): Promise<R> {
+    const { method, path, signal } = options;
+    const encoded = encodeBody(options.body);
+    const maxRetries = nonNegative(options.maxRetries, this.maxRetries, 'maxRetries');
+    const idempotent = (options.idempotent ?? isIdempotentMethod(method)) && (encoded?.replayable ?? true);
+    const canRetryUnsent = encoded?.replayable ?? true;
+
+    for (let attempt = 1; ; attempt++) {
+      if (signal?.aborted) throw new WeftAbortError(method, path, { cause: signal.reason });
+      let error: WeftError;
+      let retryAfterMs: number | undefined;
+      try {
+        const response = await this.attempt(options, encoded);
+        return await consume(response);
+      } catch (caught) {
+        if (!(caught instanceof WeftError)) throw caught;
+        error = caught;
+        if (caught instanceof WeftApiError) retryAfterMs = caught.retryAfterMs;
+      }
+      const retryable =
+        error instanceof WeftApiError
+          ? idempotent && isRetryableStatus(error.status)
+          : error instanceof WeftConnectionError && (idempotent || (canRetryUnsent && wasNeverSent(error)));
+      if (!retryable || attempt > maxRetries) throw error;
+      if (retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS) throw error;
+      const delayMs = retryAfterMs ?? backoffDelay(attempt, this.backoff);
+      try {
+        this.onRetry?.({ method, path, attempt: attempt + 1, delayMs, error });
+      } catch {
+        // A logging hook must not change what the request does.
+      }
+      await sleep(delayMs, signal, method, path);
+    }
+  }
+
+  /** One attempt: sends the request and returns a 2xx response, or throws the matching weft error. */
+  private async attempt(options: RequestOptions, encoded: EncodedBody | undefined): Promise<RawResponse> {
+    const { method, path } = options;
+    const timeoutMs = nonNegative(options.timeoutMs, this.timeoutMs, 'timeoutMs');
+    const guard = new AttemptGuard(options.signal, timeoutMs, method, path);
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await undiciRequest(buildUrl(this.baseUrl, path, options.query), {
+        dispatcher: this.dispatcher,
+        method,
+        headers: this.headersFor(options, encoded),
+        body: encoded?.open() ?? null,
+        signal: guard.signal,
+        // The guard's timer covers the wait for headers; undici's body timeout covers silence mid-body.
+        headersTimeout: 0,
+        bodyTimeout: timeoutMs,
+      });
+    } catch (error) {
+      guard.dispose();
+      throw guard.classify(error);
+    }
+    guard.headersReceived();
+    const headers = response.headers as ResponseHeaders;
+    const requestId = firstHeader(headers['x-request-id']) ?? firstHeader(headers['request-id']);
+    const body = new GuardedBody(response.body, guard);
+    if (response.statusCode >= 200 && response.statusCode < 300) {
+      return { status: response.statusCode, headers, requestId, body };
+    }
+    const errorBody = await readErrorBody(body);
+    throw createApiError({
+      status: response.statusCode,
+      method,
+      path,
+      body: errorBody,
+      requestId,
+      retryAfterMs: parseRetryAfter(headers),
+      secrets: this.secrets,
+    });
+  }
+
+  private headersFor(options: RequestOptions, encoded: EncodedBody | undefined): Record<string, string> {
+    const headers: Record<string, string> = { ...this.defaultHeaders };
+    if (encoded?.contentType) headers['content-type'] = encoded.contentType;
+    if (encoded?.contentLength !== undefined) headers['content-length'] = String(encoded.contentLength);
+    for (const [name, value] of Object.entries(options.headers ?? {})) {
+      const key = name.toLowerCase();
+      if (value === null) delete headers[key];
+      else if (value !== undefined) headers[key] = value;
+    }
+    return headers;
+  }
+}
+
+/**
+ * Ties one attempt to the caller's signal and to the timeout, and turns what undici throws into weft
+ * errors: the caller's abort wins over the timeout, which wins over a plain connection error.
+ */
+class AttemptGuard {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private timedOut = false;
+  private readonly onCallerAbort = () => this.controller.abort(this.callerSignal?.reason);
+
+  constructor(
+    private readonly callerSignal: AbortSignal | undefined,
+    private readonly timeoutMs: number,
+    private readonly method: string,
+    private readonly path: string,
+  ) {
+    callerSignal?.addEventListener('abort', this.onCallerAbort, { once: true });
+    if (timeoutMs > 0) {
+      this.timer = setTimeout(() => {
+        this.timedOut = true;
+        this.controller.abort(new Error('timeout'));
+      }, timeoutMs);
+    }
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  headersReceived(): void {
+    clearTimeout(this.timer);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
+  }
+
+  classify(error: unknown): WeftError {
+    if (error instanceof WeftError) return error;
+    const { method, path } = this;
+    if (this.callerSignal?.aborted) return new WeftAbortError(method, path, { cause: this.callerSignal.reason });
+    const code = errorCode(error);
+    if (this.timedOut || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') {
+      return new WeftTimeoutError(method, path, this.timeoutMs, { cause: error });
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    return new WeftConnectionError(`weft: ${method} ${path} failed: ${reason}${code ? ` (${code})` : ''}`, method, path, {
+      cause: error,
+      ...(code ? { code } : {}),
+    });
+  }
+}
+
+/** undici's response body, with weft errors and a release of the attempt's guard when done. */
+class GuardedBody implements ResponseBody {
+  constructor(
+    private readonly body: Dispatcher.ResponseData['body'],
+    private readonly guard: AttemptGuard,
+  ) {}
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
+    try {
+      for await (const chunk of this.body) yield chunk as Uint8Array;
+    } catch (error) {
+      throw this.guard.classify(error);
+    } finally {
+      this.cancel();
+    }
+  }
+
+  async text(): Promise<string> {
+    return new TextDecoder().decode(await this.bytes());
+  }
+
+  async json<T = unknown>(): Promise<T> {
+    return JSON.parse(await this.text()) as T;
+  }
+
+  async bytes(): Promise<Uint8Array> {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of this) chunks.push(chunk);
+    return Buffer.concat(chunks);
+  }
+
+  cancel(): void {
+    this.guard.dispose();
+    if (!this.body.destroyed) this.body.destroy();
+  }
+}
+
+/** Error bodies are read whole but bounded, so a misbehaving server cannot exhaust memory. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+async function readErrorBody(body: GuardedBody): Promise<unknown> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      size += chunk.byteLength;
+      if (size >= MAX_ERROR_BODY_BYTES) break;
+    }
+  } catch {
+    // The status is what matters; a body cut short still gives what was read.
+  }
+  const text = new TextDecoder().decode(Buffer.concat(chunks));
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function isJsonContentType(headers: ResponseHeaders): boolean {
+  const type = firstHeader(headers['content-type']) ?? '';
+  return /\bjson\b/i.test(type);
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Failures that happen before a single byte of the request left this machine. */
+const UNSENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function wasNeverSent(error: WeftError): boolean {
+  return error instanceof WeftConnectionError && !(error instanceof WeftTimeoutError) && UNSENT_CODES.has(error.code ?? '');
+}
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined, method: string, path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new WeftAbortError(method, path, { cause: signal.reason }));
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new WeftAbortError(method, path, { cause: signal?.reason }));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function nonNegative(value: number | undefined, fallback: number, option: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < 0) {
+    throw new TypeError(`weft: option \`${option}\` must be a number ≥ 0, got ${String(value)}.`);
+  }
+  return value;
+}

@@ -1,0 +1,62 @@
+/**
+ * When and how long to wait before trying a request again. Pure functions, so the policy can be read (and
+ * tested) apart from the request loop in http.ts.
+ */
+
+/** Statuses that mean "try again later": the request did not take effect, or can safely be repeated. */
+const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+
+/** Methods that RFC 9110 defines as idempotent; requests with any other method are retried only on opt-in. */
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+/** How the delay between attempts grows. */
+export interface BackoffOptions {
+  /** Delay before the first retry, before jitter. Default 500 ms. */
+  initialDelayMs?: number;
+  /** Upper bound of the delay computed by the backoff (not of `Retry-After`). Default 8 000 ms. */
+  maxDelayMs?: number;
+}
+
+/** The longest `Retry-After` weft will wait; a longer one ends the retries and surfaces the error. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+export function isRetryableStatus(status: number): boolean {
+  return RETRYABLE_STATUSES.has(status);
+}
+
+export function isIdempotentMethod(method: string): boolean {
+  return IDEMPOTENT_METHODS.has(method.toUpperCase());
+}
+
+/**
+ * Exponential backoff with "equal jitter": half of the exponential step is fixed, the other half random,
+ * so concurrent clients spread out without any of them retrying immediately.
+ */
+export function backoffDelay(retryNumber: number, options: BackoffOptions = {}, random: () => number = Math.random): number {
+  const initial = options.initialDelayMs ?? 500;
+  const max = options.maxDelayMs ?? 8_000;
+  const step = Math.min(max, initial * 2 ** Math.max(0, retryNumber - 1));
+  return Math.round(step / 2 + (random() * step) / 2);
+}
+
+/**
+ * Reads `retry-after-ms` (milliseconds) or `Retry-After` (seconds, or an HTTP date) into milliseconds;
+ * undefined when absent or unreadable.
+ */
+export function parseRetryAfter(
+  headers: Record<string, string | string[] | undefined>,
+  now: () => number = Date.now,
+): number | undefined {
+  const ms = first(headers['retry-after-ms']);
+  if (ms !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(ms)) return Math.ceil(Number(ms));
+  const value = first(headers['retry-after']);
+  if (value === undefined) return undefined;
+  if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Math.ceil(Number(value) * 1000);
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now());
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,233 @@
+/**
+ * Wire types of the chat-completions format shared by the inference and training services (spec part 2 C, and
+ * the reference §1.8 and §2.2–2.4). Both hosts accept fields beyond the ones listed, so every object type keeps
+ * an open `[k: string]: unknown` passthrough; ids and model names stay plain strings.
+ */
+
+/** A text part of a message's content. */
+export interface ChatTextPart {
+  type: 'text';
+  text: string;
+  [k: string]: unknown;
+}
+
+/** An image part of a user message (vision models). */
+export interface ChatImagePart {
+  type: 'image_url';
+  image_url: { url: string; detail?: 'auto' | 'low' | 'high'; [k: string]: unknown };
+  [k: string]: unknown;
+}
+
+/** Any other content part the host accepts (input_audio, file, audio_url, video_url, thinking, …). */
+export interface ChatOtherPart {
+  type: string;
+  [k: string]: unknown;
+}
+
+/** One part of a structured message content. */
+export type ChatContentPart = ChatTextPart | ChatImagePart | ChatOtherPart;
+
+/** A tool call made by the assistant; `arguments` is a JSON string, as the model wrote it. */
+export interface ChatToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+  [k: string]: unknown;
+}
+
+/** The system (or developer) message that sets the model's behaviour. */
+export interface ChatSystemMessage {
+  role: 'system' | 'developer';
+  content: string | ChatTextPart[];
+  name?: string;
+  [k: string]: unknown;
+}
+
+/** A message from the user. */
+export interface ChatUserMessage {
+  role: 'user';
+  content: string | ChatContentPart[];
+  name?: string;
+  [k: string]: unknown;
+}
+
+/** A previous assistant turn, possibly with tool calls instead of content. */
+export interface ChatAssistantMessage {
+  role: 'assistant';
+  content?: string | ChatTextPart[] | null;
+  tool_calls?: ChatToolCall[];
+  refusal?: string | null;
+  name?: string;
+  [k: string]: unknown;
+}
+
+/** The result of a tool call, answering the assistant's `tool_calls[].id`. */
+export interface ChatToolMessage {
+  role: 'tool';
+  tool_call_id: string;
+  content: string | ChatTextPart[];
+  [k: string]: unknown;
+}
+
+/** One message of a chat request. */
+export type ChatMessage = ChatSystemMessage | ChatUserMessage | ChatAssistantMessage | ChatToolMessage;
+
+/** A function the model may call. Both hosts take function tools only. */
+export interface ChatFunctionTool {
+  type: 'function';
+  function: {
+    name: string;
+    description?: string;
+    /** A JSON Schema object for the arguments. */
+    parameters?: Record<string, unknown>;
+    strict?: boolean;
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+
+/** Whether and which tool the model must call. The training host's default is `"none"`. */
+export type ChatToolChoice =
+  | 'none'
+  | 'auto'
+  | 'required'
+  | { type: 'function'; function: { name: string; [k: string]: unknown }; [k: string]: unknown };
+
+/** The output format: free text, JSON mode, or structured output against a JSON Schema. */
+export type ChatResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | {
+      type: 'json_schema';
+      json_schema: { name: string; description?: string; schema?: Record<string, unknown>; strict?: boolean; [k: string]: unknown };
+    };
+
+/** Options of a streamed response. */
+export interface ChatStreamOptions {
+  /** Ask for a final chunk with `usage` and empty `choices` before `[DONE]`. */
+  include_usage?: boolean;
+  [k: string]: unknown;
+}
+
+/** The body of `POST /chat/completions`, common to both variants (streamed or not). */
+export interface ChatCompletionCreateParamsBase {
+  /** A model id from the model list, e.g. `OpenPipe/Qwen3-14B-Instruct`, or a LoRA artifact URI. */
+  model: string;
+  messages: ChatMessage[];
+  tools?: ChatFunctionTool[];
+  tool_choice?: ChatToolChoice;
+  parallel_tool_calls?: boolean;
+  response_format?: ChatResponseFormat;
+  temperature?: number;
+  top_p?: number;
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  stop?: string | string[];
+  n?: number;
+  seed?: number;
+  presence_penalty?: number;
+  frequency_penalty?: number;
+  logprobs?: boolean;
+  top_logprobs?: number;
+  user?: string;
+  stream?: boolean | null;
+  stream_options?: ChatStreamOptions | null;
+  /** Extra fields (vLLM sampling options, `cache_salt`, …) are sent as they are. */
+  [k: string]: unknown;
+}
+
+/** A request that returns one `chat.completion` object. */
+export interface ChatCompletionCreateParamsNonStreaming extends ChatCompletionCreateParamsBase {
+  stream?: false | null;
+}
+
+/** A request that returns a stream of `chat.completion.chunk` objects. */
+export interface ChatCompletionCreateParamsStreaming extends ChatCompletionCreateParamsBase {
+  stream: true;
+}
+
+/** Either request variant. */
+export type ChatCompletionCreateParams = ChatCompletionCreateParamsNonStreaming | ChatCompletionCreateParamsStreaming;
+
+/** Token counts of one completion. */
+export interface ChatUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details?: { cached_tokens?: number; [k: string]: unknown } | null;
+  completion_tokens_details?: { reasoning_tokens?: number; [k: string]: unknown } | null;
+  [k: string]: unknown;
+}
+
+/** The assistant's message in a completion choice. */
+export interface ChatCompletionMessage {
+  role: 'assistant';
+  content: string | null;
+  tool_calls?: ChatToolCall[];
+  refusal?: string | null;
+  /** Reasoning models put their reasoning here. */
+  reasoning_content?: string | null;
+  [k: string]: unknown;
+}
+
+/** One choice of a completion. `finish_reason` is an open string (`stop`, `length`, `tool_calls`, …). */
+export interface ChatCompletionChoice {
+  index: number;
+  message: ChatCompletionMessage;
+  finish_reason: string | null;
+  logprobs?: unknown;
+  [k: string]: unknown;
+}
+
+/** The response of a non-streamed chat completion. */
+export interface ChatCompletion {
+  id: string;
+  object: 'chat.completion';
+  created: number;
+  model: string;
+  choices: ChatCompletionChoice[];
+  usage?: ChatUsage;
+  system_fingerprint?: string | null;
+  [k: string]: unknown;
+}
+
+/** A fragment of a tool call in a stream; `arguments` fragments join per `index`. */
+export interface ChatToolCallDelta {
+  index: number;
+  id?: string;
+  type?: 'function';
+  function?: { name?: string; arguments?: string; [k: string]: unknown };
+  [k: string]: unknown;
+}
+
+/** What one chunk adds to a choice. */
+export interface ChatCompletionChunkDelta {
+  role?: 'assistant';
+  content?: string | null;
+  reasoning_content?: string | null;
+  tool_calls?: ChatToolCallDelta[];
+  refusal?: string | null;
+  [k: string]: unknown;
+}
+
+/** One choice of a chunk. */
+export interface ChatCompletionChunkChoice {
+  index: number;
+  delta: ChatCompletionChunkDelta;
+  finish_reason: string | null;
+  logprobs?: unknown;
+  [k: string]: unknown;
+}
+
+/**
+ * One event of a streamed completion. The final usage chunk has `choices: []` and a `usage` object.
+ */
+export interface ChatCompletionChunk {
+  id: string;
+  object: 'chat.completion.chunk';
+  created: number;
+  model: string;
+  choices: ChatCompletionChunkChoice[];
+  usage?: ChatUsage | null;
+  [k: string]: unknown;
+}

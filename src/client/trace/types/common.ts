@@ -1,0 +1,134 @@
+/**
+ * Shapes shared by many trace-service endpoints. Field names are the wire's (snake_case), as in
+ * `../shared/reference/trace-service.md` §2.0. Most request models on the server forbid unknown fields
+ * (a stray field is a 422), so request types list only the documented fields.
+ */
+
+/** An ISO-8601 date-time string. Requests also accept a `Date`, which JSON turns into the same string. */
+export type DateTimeInput = string | Date;
+
+/** A JSON object whose keys are not fixed by the service. */
+export type JsonObject = Record<string, unknown>;
+
+/**
+ * A request as the client method takes it: `project_id` is optional because the client fills it in from
+ * its `project` (an explicit value wins).
+ */
+export type ProjectScoped<T extends { project_id: string }> = Omit<T, 'project_id'> & { project_id?: string };
+
+/** A response or request the reference does not describe: typed loosely on purpose, not invented. */
+export type UnknownShape = Record<string, unknown>;
+
+/** Status of a traced call, filled in by the server. */
+export type TraceStatus = 'success' | 'error' | 'running' | 'descendant_error';
+
+/** Sort order; `field` may be a dot path into `attributes`, `inputs`, `output` or `summary`. */
+export interface SortBy {
+  field: string;
+  direction: 'asc' | 'desc';
+}
+
+/** Operand of a query expression. */
+export type QueryOperand =
+  | { $literal: string | number | boolean | null | JsonObject | unknown[] }
+  | { $getField: string }
+  | { $convert: { input: QueryOperand; to: 'double' | 'string' | 'int' | 'bool' | 'exists' } }
+  | QueryOperation;
+
+/** One operation of the query language (`$and`, `$eq`, `$contains`…). */
+export type QueryOperation =
+  | { $and: QueryOperand[] }
+  | { $or: QueryOperand[] }
+  | { $not: [QueryOperand] }
+  | { $eq: [QueryOperand, QueryOperand] }
+  | { $gt: [QueryOperand, QueryOperand] }
+  | { $gte: [QueryOperand, QueryOperand] }
+  | { $in: [QueryOperand, QueryOperand[]] }
+  | { $contains: { input: QueryOperand; substr: QueryOperand; case_insensitive?: boolean } };
+
+/** A query: `{ $expr: operation }`. */
+export interface Query {
+  $expr: QueryOperation;
+}
+
+/** Filter of calls; every list matches any of its values. */
+export interface CallsFilter {
+  op_names?: string[];
+  input_refs?: string[];
+  output_refs?: string[];
+  parent_ids?: string[];
+  trace_ids?: string[];
+  call_ids?: string[];
+  /** Newer servers only. */
+  thread_ids?: string[];
+  /** Newer servers only. */
+  turn_ids?: string[];
+  wb_user_ids?: string[];
+  wb_run_ids?: string[];
+  trace_roots_only?: boolean;
+}
+
+/** Token usage of one model. */
+export interface LLMUsage {
+  prompt_tokens?: number;
+  input_tokens?: number;
+  completion_tokens?: number;
+  output_tokens?: number;
+  requests?: number;
+  total_tokens?: number;
+}
+
+/** Usage with the cost the server computed. */
+export interface LLMCost extends LLMUsage {
+  prompt_tokens_total_cost?: number;
+  completion_tokens_total_cost?: number;
+  prompt_token_cost?: number;
+  completion_token_cost?: number;
+  prompt_token_cost_unit?: string;
+  completion_token_cost_unit?: string;
+  effective_date?: string;
+  provider_id?: string;
+  pricing_level?: string;
+  pricing_level_id?: string;
+  created_at?: string;
+  created_by?: string;
+}
+
+/** Usage summed over calls, per model. */
+export interface LLMAggregatedUsage {
+  requests: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_total_cost?: number | null;
+  completion_tokens_total_cost?: number | null;
+}
+
+/** A call's summary as written by a client; other keys are allowed. */
+export interface SummaryInsertMap {
+  /** Usage per model name. */
+  usage?: Record<string, LLMUsage>;
+  /** Newer servers only. */
+  status_counts?: Partial<Record<TraceStatus, number>>;
+  [key: string]: unknown;
+}
+
+/** A call's summary as read back: the written map plus what the server adds under `weave`. */
+export interface SummaryMap extends SummaryInsertMap {
+  weave?: {
+    status?: TraceStatus;
+    trace_name?: string;
+    latency_ms?: number;
+    costs?: Record<string, LLMCost>;
+    feedback?: JsonObject[];
+    [key: string]: unknown;
+  };
+}
+
+/** `{ num_deleted }`, the answer of most deletes. */
+export interface DeleteRes {
+  num_deleted: number;
+}
+
+/** The service answers `{}` (no fields are documented; any that appear are kept). */
+export type EmptyRes = Record<string, unknown>;

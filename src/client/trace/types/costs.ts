@@ -1,0 +1,54 @@
+import type { DateTimeInput, EmptyRes, Query, SortBy } from './common.js';
+
+/** A price for one LLM. */
+export interface CostCreateInput {
+  prompt_token_cost: number;
+  completion_token_cost: number;
+  /** Default `USD`. */
+  prompt_token_cost_unit?: string;
+  /** Default `USD`. */
+  completion_token_cost_unit?: string;
+  effective_date?: DateTimeInput;
+  /** Default `default`. */
+  provider_id?: string;
+}
+
+/** POST /cost/create: prices keyed by LLM id. */
+export interface CostCreateReq {
+  project_id: string;
+  costs: Record<string, CostCreateInput>;
+}
+export interface CostCreateRes {
+  /** `[llm_id, cost_id]` pairs. */
+  ids: Array<[string, string]>;
+}
+
+/** POST /cost/query */
+export interface CostQueryReq {
+  project_id: string;
+  fields?: string[];
+  query?: Query;
+  sort_by?: SortBy[];
+  limit?: number;
+  offset?: number;
+}
+export interface CostQueryOutput {
+  id?: string;
+  llm_id?: string;
+  prompt_token_cost?: number;
+  completion_token_cost?: number;
+  prompt_token_cost_unit?: string;
+  completion_token_cost_unit?: string;
+  effective_date?: string;
+  provider_id?: string;
+}
+export interface CostQueryRes {
+  results: CostQueryOutput[];
+}
+
+/** POST /cost/purge: deletes the prices matching `query`. */
+export interface CostPurgeReq {
+  project_id: string;
+  query: Query;
+}
+export type CostPurgeRes = EmptyRes;

@@ -1,0 +1,84 @@
+import type { DateTimeInput, EmptyRes, JsonObject, Query, SortBy, UnknownShape } from './common.js';
+
+/** Feedback as written: a reaction, a note, or a custom payload attached to a call or object ref. */
+export interface FeedbackCreateReq {
+  /** Client-supplied id (newer servers). */
+  id?: string;
+  project_id: string;
+  /** Ref of the call or object the feedback is about. */
+  weave_ref: string;
+  creator?: string | null;
+  /** E.g. `custom`; the names of the built-in types are UNVERIFIED. */
+  feedback_type: string;
+  payload: JsonObject;
+  annotation_ref?: string;
+  runnable_ref?: string;
+  call_ref?: string;
+  trigger_ref?: string;
+}
+/** POST /feedback/create */
+export interface FeedbackCreateRes {
+  id: string;
+  created_at: string;
+  wb_user_id: string;
+  payload: JsonObject;
+}
+
+/** Feedback as read back. */
+export interface Feedback extends Omit<FeedbackCreateReq, 'id'> {
+  id: string;
+  created_at: string;
+  wb_user_id?: string;
+}
+
+/** POST /feedback/batch/create */
+export interface FeedbackCreateBatchReq {
+  batch: FeedbackCreateReq[];
+}
+export interface FeedbackCreateBatchRes {
+  res: FeedbackCreateRes[];
+}
+
+/** POST /feedback/query: returns only the requested `fields` (e.g. `payload.note`). */
+export interface FeedbackQueryReq {
+  project_id: string;
+  fields?: string[];
+  query?: Query;
+  sort_by?: SortBy[];
+  limit?: number;
+  offset?: number;
+}
+export interface FeedbackQueryRes {
+  result: JsonObject[];
+}
+
+/** POST /feedback/replace: a create that replaces `feedback_id`. */
+export interface FeedbackReplaceReq extends FeedbackCreateReq {
+  feedback_id: string;
+}
+export type FeedbackReplaceRes = FeedbackCreateRes;
+
+/** POST /feedback/purge: deletes the feedback matching `query`. */
+export interface FeedbackPurgeReq {
+  project_id: string;
+  query: Query;
+}
+export type FeedbackPurgeRes = EmptyRes;
+
+/**
+ * POST /feedback/stats. Only `project_id`, `start` and `end` are known; the rest (a feedback-type filter,
+ * granularity, metric specs) is UNVERIFIED, so further fields are allowed.
+ */
+export interface FeedbackStatsReq {
+  project_id: string;
+  start: DateTimeInput;
+  end?: DateTimeInput;
+  [key: string]: unknown;
+}
+/** Time buckets; the shape is UNVERIFIED. */
+export type FeedbackStatsRes = UnknownShape;
+
+/** POST /feedback/payload_schema: no source shows its shape. */
+export type FeedbackPayloadSchemaReq = { project_id: string } & UnknownShape;
+/** POST /feedback/payload_schema: no source shows its shape. */
+export type FeedbackPayloadSchemaRes = UnknownShape;

@@ -1,0 +1,121 @@
+import type { EmptyRes, SortBy, UnknownShape } from './common.js';
+
+/** One version of a stored object (or op). */
+export interface ObjSchema {
+  project_id: string;
+  object_id: string;
+  created_at: string;
+  deleted_at?: string | null;
+  digest: string;
+  version_index: number;
+  /** 1 for the newest version, else 0. */
+  is_latest: number;
+  kind: 'op' | 'object' | (string & {});
+  base_object_class: string | null;
+  leaf_object_class?: string | null;
+  val: unknown;
+  wb_user_id?: string | null;
+  size_bytes?: number | null;
+}
+
+/** An object as written. */
+export interface ObjSchemaForInsert {
+  project_id: string;
+  object_id: string;
+  val: unknown;
+  builtin_object_class?: string;
+  /** @deprecated use `builtin_object_class`. */
+  set_base_object_class?: string;
+}
+
+/** POST /obj/create */
+export interface ObjCreateReq {
+  obj: ObjSchemaForInsert;
+}
+export interface ObjCreateRes {
+  digest: string;
+  object_id?: string;
+}
+
+/** POST /obj/read */
+export interface ObjReadReq {
+  project_id: string;
+  object_id: string;
+  /** A digest; whether `"latest"` is accepted is UNVERIFIED. */
+  digest: string;
+  metadata_only?: boolean;
+}
+export interface ObjReadRes {
+  obj: ObjSchema;
+}
+
+/** POST /obj/delete: without `digests`, every version is deleted. */
+export interface ObjDeleteReq {
+  project_id: string;
+  object_id: string;
+  digests?: string[];
+}
+export interface ObjDeleteRes {
+  num_deleted: number;
+}
+
+/** Filter of object versions. */
+export interface ObjectVersionFilter {
+  base_object_classes?: string[];
+  exclude_base_object_classes?: string[];
+  leaf_object_classes?: string[];
+  object_ids?: string[];
+  is_op?: boolean;
+  latest_only?: boolean;
+}
+
+/** POST /objs/query */
+export interface ObjQueryReq {
+  project_id: string;
+  filter?: ObjectVersionFilter;
+  limit?: number;
+  offset?: number;
+  /** Only `object_id` and `created_at` can be sorted on. */
+  sort_by?: SortBy[];
+  /** When true, `val` comes back empty. */
+  metadata_only?: boolean;
+  include_storage_size?: boolean;
+}
+export interface ObjQueryRes {
+  objs: ObjSchema[];
+}
+
+/** PUT /objs/{object_id}/aliases: points the aliases at one version. */
+export interface ObjSetAliasesReq {
+  project_id: string;
+  digest: string;
+  aliases: string[];
+}
+export type ObjSetAliasesRes = EmptyRes;
+
+/** POST /objs/{object_id}/aliases/remove */
+export interface ObjRemoveAliasesReq {
+  project_id: string;
+  aliases: string[];
+}
+export type ObjRemoveAliasesRes = EmptyRes;
+
+/** PUT /objs/{object_id}/versions/{digest}/tags. The body is the reference's guess (UNVERIFIED). */
+export interface ObjAddTagsReq {
+  project_id: string;
+  tags: string[];
+}
+export type ObjAddTagsRes = EmptyRes;
+
+/** POST /objs/{object_id}/versions/{digest}/tags/remove. The body is the reference's guess (UNVERIFIED). */
+export interface ObjRemoveTagsReq {
+  project_id: string;
+  tags: string[];
+}
+export type ObjRemoveTagsRes = EmptyRes;
+
+/** GET /aliases?project_id=: the response shape was not read by the reference, so it stays open. */
+export type AliasesListRes = UnknownShape | unknown[];
+/** GET /tags?project_id=: the response shape is not shown anywhere, so it stays open. */
+export type TagsListRes = UnknownShape | unknown[];
+

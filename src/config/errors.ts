@@ -1,0 +1,20 @@
+/**
+ * Thrown when an option or environment variable has a value weft cannot use.
+ * The message names the option, its environment variable, and what was expected; it never contains a secret.
+ *
+ * @example
+ * try { register({ project: 'no-slash' }) } catch (e) { if (e instanceof WeftConfigError) console.error(e.message) }
+ */
+export class WeftConfigError extends Error {
+  override readonly name = 'WeftConfigError';
+  /** The option that was wrong, e.g. `project`. */
+  readonly option: string;
+  /** Its environment variable, e.g. `WEFT_PROJECT`, when it has one. */
+  readonly envVar: string | undefined;
+
+  constructor(option: string, envVar: string | undefined, message: string) {
+    super(message);
+    this.option = option;
+    this.envVar = envVar;
+  }
+}

@@ -1,0 +1,20 @@
+export { WeftConfigError } from './errors.js';
+export {
+  type Connection,
+  type ConnectionOptions,
+  DEFAULT_DEV_HOST,
+  DEFAULT_DEV_PORT,
+  DEFAULT_DEV_URL,
+  DEFAULT_LOCAL_PROJECT,
+  ENV,
+  type ProjectRef,
+  isLoopbackUrl,
+  joinUrl,
+  parseApiKey,
+  parseBaseUrl,
+  parseProject,
+  pick,
+  resolveConnection,
+  resolveServiceUrl,
+  sendsKeyInClear,
+} from './settings.js';

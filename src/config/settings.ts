@@ -1,0 +1,176 @@
+import { WeftConfigError } from './errors.js';
+
+/**
+ * Where `weft dev` listens unless told otherwise, and so where weft sends everything when nothing is
+ * configured (the embedded default). All three services share the one port: the trace service at the
+ * root, the inference and training services under `/v1`.
+ */
+export const DEFAULT_DEV_HOST = '127.0.0.1';
+export const DEFAULT_DEV_PORT = 4780;
+export const DEFAULT_DEV_URL = `http://${DEFAULT_DEV_HOST}:${DEFAULT_DEV_PORT}`;
+
+/** The project used when none is configured and weft talks to a local service. */
+export const DEFAULT_LOCAL_PROJECT = 'local/default';
+
+/** Environment variables read by `register()` and `new Client()`. */
+export const ENV = {
+  apiKey: 'WEFT_API_KEY',
+  project: 'WEFT_PROJECT',
+  baseUrl: 'WEFT_BASE_URL',
+  inferenceBaseUrl: 'WEFT_INFERENCE_BASE_URL',
+  trainingBaseUrl: 'WEFT_TRAINING_BASE_URL',
+  logLevel: 'WEFT_LOG_LEVEL',
+} as const;
+
+/** A project in the `entity/project` form that the services use for routing. */
+export interface ProjectRef {
+  readonly entity: string;
+  readonly project: string;
+  /** `entity/project`, the form of the trace service's `project_id`. */
+  readonly id: string;
+}
+
+/** Options shared by everything that talks to the services. Each falls back to its environment variable. */
+export interface ConnectionOptions {
+  /** API key, sent as `Authorization: Bearer <apiKey>`. Env: `WEFT_API_KEY`. Not needed for `weft dev`. */
+  apiKey?: string;
+  /** `entity/project` that traces and objects belong to. Env: `WEFT_PROJECT`. */
+  project?: string;
+  /**
+   * Trace service address. Env: `WEFT_BASE_URL`. Hosted: `https://host`; self-managed: `https://host/traces`
+   * (the path prefix is kept). Default: the local dev service, `http://127.0.0.1:4780`.
+   */
+  baseUrl?: string;
+}
+
+/** The resolved, validated connection settings. */
+export interface Connection {
+  readonly apiKey: string | undefined;
+  readonly project: ProjectRef;
+  /** Normalised, without a trailing slash. */
+  readonly baseUrl: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads an option, else its environment variable; blank strings count as unset. */
+export function pick(value: string | undefined, envVar: string, env: Env = process.env): string | undefined {
+  const chosen = value ?? env[envVar];
+  if (chosen === undefined) return undefined;
+  const trimmed = chosen.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function describe(option: string, envVar: string | undefined): string {
+  return envVar ? `option \`${option}\` (env ${envVar})` : `option \`${option}\``;
+}
+
+/** Parses `entity/project`, with a clear error naming where the value came from. */
+export function parseProject(value: string, option = 'project', envVar: string | undefined = ENV.project): ProjectRef {
+  const parts = value.split('/');
+  if (parts.length !== 2 || !parts[0] || !parts[1] || /\s/.test(value)) {
+    throw new WeftConfigError(
+      option,
+      envVar,
+      `weft: ${describe(option, envVar)} must be "entity/project" (one slash, no spaces), got "${value}".`,
+    );
+  }
+  return { entity: parts[0], project: parts[1], id: value };
+}
+
+/** Validates an http(s) base URL and returns it without a trailing slash; a path prefix is kept. */
+export function parseBaseUrl(value: string, option = 'baseUrl', envVar: string | undefined = ENV.baseUrl): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new WeftConfigError(
+      option,
+      envVar,
+      `weft: ${describe(option, envVar)} must be an http:// or https:// URL, got "${value}".`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new WeftConfigError(
+      option,
+      envVar,
+      `weft: ${describe(option, envVar)} must be an http:// or https:// URL, got protocol "${url.protocol}".`,
+    );
+  }
+  if (url.username || url.password) {
+    throw new WeftConfigError(
+      option,
+      envVar,
+      `weft: ${describe(option, envVar)} must not carry credentials; use the \`apiKey\` option (env ${ENV.apiKey}).`,
+    );
+  }
+  if (url.search || url.hash) {
+    throw new WeftConfigError(
+      option,
+      envVar,
+      `weft: ${describe(option, envVar)} must not have a query string or fragment, got "${url.origin}${url.pathname}…".`,
+    );
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+/** Checks that an API key can travel in a header; the message never repeats the key. */
+export function parseApiKey(value: string, option = 'apiKey', envVar: string | undefined = ENV.apiKey): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what we reject
+  if (/[\s\u0000-\u001f\u007f]/.test(value)) {
+    throw new WeftConfigError(
+      option,
+      envVar,
+      `weft: ${describe(option, envVar)} must be a single token without spaces or control characters.`,
+    );
+  }
+  return value;
+}
+
+/** Joins a base URL (which may carry a path prefix such as `/traces`) and an absolute path. */
+export function joinUrl(baseUrl: string, path: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
+/** True for addresses that never leave the machine. */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || host.startsWith('127.') || host.endsWith('.localhost');
+}
+
+/**
+ * Resolves the connection settings from options, then the environment, then the embedded default
+ * (the local dev service). A project is required only when the service is not on this machine.
+ */
+export function resolveConnection(options: ConnectionOptions = {}, env: Env = process.env): Connection {
+  const baseUrlValue = pick(options.baseUrl, ENV.baseUrl, env);
+  const baseUrl = baseUrlValue === undefined ? DEFAULT_DEV_URL : parseBaseUrl(baseUrlValue);
+  const apiKeyValue = pick(options.apiKey, ENV.apiKey, env);
+  const apiKey = apiKeyValue === undefined ? undefined : parseApiKey(apiKeyValue);
+  const projectValue = pick(options.project, ENV.project, env);
+  let project: ProjectRef;
+  if (projectValue !== undefined) project = parseProject(projectValue);
+  else if (isLoopbackUrl(baseUrl)) project = parseProject(DEFAULT_LOCAL_PROJECT);
+  else {
+    throw new WeftConfigError(
+      'project',
+      ENV.project,
+      `weft: ${describe('project', ENV.project)} is required for ${baseUrl}: set it to "entity/project".`,
+    );
+  }
+  return { apiKey, project, baseUrl };
+}
+
+/**
+ * Resolves the base URL of the inference or training service: option, then environment variable, then the
+ * local dev service's `/v1`.
+ */
+export function resolveServiceUrl(value: string | undefined, option: string, envVar: string, env: Env = process.env): string {
+  const chosen = pick(value, envVar, env);
+  return chosen === undefined ? `${DEFAULT_DEV_URL}/v1` : parseBaseUrl(chosen, option, envVar);
+}
+
+/** True when a key would travel in clear text to another machine. */
+export function sendsKeyInClear(url: string, apiKey: string | undefined): boolean {
+  return apiKey !== undefined && new URL(url).protocol === 'http:' && !isLoopbackUrl(url);
+}

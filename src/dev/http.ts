@@ -1,0 +1,102 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** How a route family words its errors: FastAPI's `{detail}` (trace, training) or OpenAI's `{error}` (chat). */
+export type ErrorStyle = 'fastapi' | 'openai';
+
+/** One FastAPI validation issue, as in a 422 `detail` list. */
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+/**
+ * An error a handler throws to answer with a status. `detail` is a human sentence or FastAPI's issue list;
+ * the router words it in the route's {@link ErrorStyle}.
+ */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly detail: string | ValidationIssue[];
+  /** For OpenAI-style bodies: `error.type`, `error.code` and `error.param`. */
+  readonly openai: { type: string; code: string | null; param: string | null };
+
+  constructor(
+    status: number,
+    detail: string | ValidationIssue[],
+    openai: Partial<{ type: string; code: string | null; param: string | null }> = {},
+  ) {
+    super(typeof detail === 'string' ? detail : detail.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '));
+    this.status = status;
+    this.detail = detail;
+    this.openai = {
+      type: openai.type ?? (status === 401 ? 'authentication_error' : 'invalid_request_error'),
+      code: openai.code ?? null,
+      param: openai.param ?? null,
+    };
+  }
+}
+
+/** Renders an error body in the given style. */
+export function errorBody(error: HttpError, style: ErrorStyle): unknown {
+  if (style === 'fastapi') return { detail: error.detail };
+  return { error: { message: error.message, type: error.openai.type, param: error.openai.param, code: error.openai.code } };
+}
+
+/** Writes a JSON response. */
+export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify(value);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    ...headers,
+  });
+  res.end(body);
+}
+
+/** Writes JSONL: one JSON value per line, the format of the `*stream_query` routes. */
+export function sendJsonl(res: ServerResponse, values: Iterable<unknown>): void {
+  res.writeHead(200, { 'content-type': 'application/jsonl' });
+  let text = '';
+  for (const value of values) text += `${JSON.stringify(value)}\n`;
+  res.end(text);
+}
+
+/** Reads a whole request body, refusing more than `limit` bytes with a 413. */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    req.on('data', (chunk: Buffer) => {
+      if (refused) return;
+      size += chunk.length;
+      if (size > limit) {
+        refused = true;
+        reject(new HttpError(413, `Request body is larger than the limit of ${limit} bytes.`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!refused) resolve(Buffer.concat(chunks));
+    });
+    req.on('error', (error) => {
+      if (!refused) reject(error);
+    });
+  });
+}
+
+/** Parses a JSON body, answering a 422 (FastAPI's `json_invalid`) that says where it broke. */
+export function parseJson(body: Buffer): unknown {
+  const text = body.toString('utf8');
+  if (text.trim() === '') {
+    throw new HttpError(422, [{ loc: ['body'], msg: 'Field required: the request needs a JSON body', type: 'missing' }]);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new HttpError(422, [
+      { loc: ['body'], msg: `JSON decode error: ${(error as Error).message}`, type: 'json_invalid' },
+    ]);
+  }
+}

@@ -1,0 +1,87 @@
+import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import type { Mutation } from './trace/store.js';
+
+/** What was read back from a data file. */
+export interface Replay {
+  mutations: Mutation[];
+  /** Lines that did not parse (a torn last line after a crash, or damage). */
+  skippedLines: number;
+}
+
+/**
+ * The `--data` file: an append-only JSONL log of store mutations. Each write is one line written with a
+ * single `write`, so a crash loses at most the line being written; on open, a torn last line is cut off
+ * before new lines are appended after it.
+ */
+export class MutationLog {
+  private fd: number | undefined;
+
+  private constructor(
+    private readonly file: string,
+    fd: number,
+  ) {
+    this.fd = fd;
+  }
+
+  /** Reads the mutations in `file` (if it exists) and opens it for appending. */
+  static open(file: string): { log: MutationLog; replay: Replay } {
+    const replay: Replay = { mutations: [], skippedLines: 0 };
+    let keepBytes = 0;
+    if (existsSync(file)) {
+      const text = readFileSync(file);
+      let start = 0;
+      while (start < text.length) {
+        const end = text.indexOf(10, start);
+        if (end === -1) {
+          // No newline: the last write was cut short.
+          replay.skippedLines++;
+          break;
+        }
+        const line = text.subarray(start, end).toString('utf8');
+        start = end + 1;
+        keepBytes = start;
+        if (line.trim() === '') continue;
+        try {
+          replay.mutations.push(JSON.parse(line) as Mutation);
+        } catch {
+          replay.skippedLines++;
+        }
+      }
+    }
+    const fd = openSync(file, 'a+');
+    ftruncateSync(fd, keepBytes);
+    return { log: new MutationLog(file, fd), replay };
+  }
+
+  /** Appends one mutation as one line. */
+  append(mutation: Mutation): void {
+    if (this.fd === undefined) return;
+    writeSync(this.fd, `${JSON.stringify(mutation)}\n`);
+  }
+
+  /** Replaces the log with the given mutations (write a new file, then rename over the old one). */
+  rewrite(mutations: Iterable<Mutation>): void {
+    const temp = `${this.file}.compact`;
+    const fd = openSync(temp, 'w');
+    try {
+      for (const m of mutations) writeSync(fd, `${JSON.stringify(m)}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    if (this.fd !== undefined) closeSync(this.fd);
+    renameSync(temp, this.file);
+    this.fd = openSync(this.file, 'a');
+  }
+
+  /** Flushes and closes the file. */
+  close(): void {
+    if (this.fd === undefined) return;
+    try {
+      fsyncSync(this.fd);
+    } finally {
+      closeSync(this.fd);
+      this.fd = undefined;
+    }
+  }
+}

@@ -1,0 +1,145 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type ErrorStyle, errorBody, HttpError, parseJson, readBody, sendJson } from './http.js';
+
+/** What a handler gets: the request, the response, the path parameters and lazy body readers. */
+export interface RequestContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  method: string;
+  url: URL;
+  params: Record<string, string>;
+  /** The raw body (read once, bounded). */
+  body(): Promise<Buffer>;
+  /** The body parsed as JSON; a 422 when it is not JSON. */
+  json(): Promise<unknown>;
+}
+
+/** A handler writes the response itself, or throws an {@link HttpError}. */
+export type Handler = (ctx: RequestContext) => Promise<void> | void;
+
+/** One entry of the route table. */
+export interface Route {
+  method: string;
+  /** A path with `{name}` placeholders, each matching one segment. */
+  path: string;
+  handler: Handler;
+  /** False for the routes the real services serve without a key (health, version). Default true. */
+  auth?: boolean;
+  /** How errors on this route are worded. Default `fastapi`. */
+  errors?: ErrorStyle;
+}
+
+/** Decides whether a request may proceed; throws a 401 {@link HttpError} otherwise. */
+export type AuthCheck = (req: IncomingMessage) => void;
+
+interface CompiledRoute extends Route {
+  segments: string[];
+}
+
+function splitPath(path: string): string[] {
+  return path.split('/').filter((s) => s !== '');
+}
+
+function match(route: CompiledRoute, segments: string[]): Record<string, string> | undefined {
+  if (route.segments.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segments.length; i++) {
+    const pattern = route.segments[i]!;
+    const actual = segments[i]!;
+    if (pattern.startsWith('{') && pattern.endsWith('}')) {
+      params[pattern.slice(1, -1)] = decodeURIComponent(actual);
+    } else if (pattern !== actual) {
+      return undefined;
+    }
+  }
+  return params;
+}
+
+// Paths under /v1 belong to the OpenAI-compatible chat routes or the training service; only chat speaks OpenAI.
+function styleForPath(path: string): ErrorStyle {
+  return path === '/v1/chat/completions' || path === '/v1/models' ? 'openai' : 'fastapi';
+}
+
+/**
+ * A small router over node:http: exact segments and `{param}` placeholders, 405 for a known path with
+ * another method, 404 JSON for an unknown path, and one place where thrown errors become error bodies,
+ * so no request can hang or crash the process.
+ */
+export class Router {
+  private readonly routes: CompiledRoute[] = [];
+
+  constructor(
+    private readonly auth: AuthCheck,
+    private readonly maxBodyBytes: number,
+  ) {}
+
+  /** Adds routes; earlier routes win when two patterns match. */
+  add(...routes: Route[]): void {
+    for (const route of routes) this.routes.push({ ...route, segments: splitPath(route.path) });
+  }
+
+  /** Serves one request; never rejects. */
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = (req.method ?? 'GET').toUpperCase();
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost');
+    } catch {
+      sendJson(res, 400, { detail: 'Malformed request URL.' });
+      return;
+    }
+    // A trailing slash is the same route (the training service lists `/v1/chat/completions/` too).
+    const segments = splitPath(url.pathname);
+    let style: ErrorStyle = styleForPath(`/${segments.join('/')}`);
+    try {
+      let found: { route: CompiledRoute; params: Record<string, string> } | undefined;
+      let pathKnown = false;
+      for (const route of this.routes) {
+        let params: Record<string, string> | undefined;
+        try {
+          params = match(route, segments);
+        } catch {
+          throw new HttpError(400, 'Malformed percent-encoding in the request path.');
+        }
+        if (!params) continue;
+        pathKnown = true;
+        if (route.method === method || (method === 'HEAD' && route.method === 'GET')) {
+          found = { route, params };
+          break;
+        }
+      }
+      if (!found) {
+        if (pathKnown) throw new HttpError(405, `Method Not Allowed: ${method} ${url.pathname}`);
+        throw new HttpError(404, `Not Found: ${method} ${url.pathname} is not a route of weft dev.`);
+      }
+      const { route, params } = found;
+      style = route.errors ?? 'fastapi';
+      if (route.auth !== false) this.auth(req);
+      let bodyPromise: Promise<Buffer> | undefined;
+      const body = () => {
+        bodyPromise ??= readBody(req, this.maxBodyBytes);
+        return bodyPromise;
+      };
+      await route.handler({ req, res, method, url, params, body, json: async () => parseJson(await body()) });
+    } catch (error) {
+      this.fail(res, error, style);
+    }
+  }
+
+  private fail(res: ServerResponse, error: unknown, style: ErrorStyle): void {
+    const httpError =
+      error instanceof HttpError
+        ? error
+        : new HttpError(500, `Internal error in weft dev: ${(error as Error)?.message ?? String(error)}`, {
+            type: 'server_error',
+          });
+    if (res.headersSent) {
+      // A stream already started: all we can do is end it.
+      res.end();
+      return;
+    }
+    // A body that was refused (413) or is still arriving would keep the socket busy; close after answering.
+    const headers: Record<string, string> = httpError.status === 413 ? { connection: 'close' } : {};
+    sendJson(res, httpError.status, errorBody(httpError, style), headers);
+  }
+}

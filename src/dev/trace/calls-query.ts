@@ -1,0 +1,58 @@
+import { matchesQuery, sortRecords } from './query-expr.js';
+import type { CallSchema, CallsFilter, SortBy } from './types.js';
+
+function within(list: string[] | undefined, value: string | null | undefined): boolean {
+  return list === undefined || (value !== null && value !== undefined && list.includes(value));
+}
+
+function refsIn(value: unknown, refs: string[]): boolean {
+  return JSON.stringify(value ?? null)
+    .split('"')
+    .some((s) => refs.includes(s));
+}
+
+/** True when a call passes a `CallsFilter`. */
+export function matchesFilter(call: CallSchema, filter: CallsFilter | undefined): boolean {
+  if (!filter) return true;
+  return (
+    within(filter.op_names, call.op_name) &&
+    within(filter.trace_ids, call.trace_id) &&
+    within(filter.call_ids, call.id) &&
+    within(filter.parent_ids, call.parent_id) &&
+    within(filter.thread_ids, call.thread_id) &&
+    within(filter.turn_ids, call.turn_id) &&
+    within(filter.wb_user_ids, call.wb_user_id) &&
+    within(filter.wb_run_ids, call.wb_run_id) &&
+    (filter.input_refs === undefined || refsIn(call.inputs, filter.input_refs)) &&
+    (filter.output_refs === undefined || refsIn(call.output, filter.output_refs)) &&
+    (!filter.trace_roots_only || !call.parent_id)
+  );
+}
+
+/** The parts of `CallsQueryReq` that select and order calls. */
+export interface CallsSelection {
+  filter?: CallsFilter;
+  query?: unknown;
+  sort_by?: SortBy[];
+  limit?: number;
+  offset?: number;
+}
+
+/**
+ * Selects calls: filter, then query expression, then sort (default: `started_at` ascending, the order a
+ * trace is read in), then offset and limit.
+ */
+export function selectCalls(calls: Iterable<CallSchema>, selection: CallsSelection): CallSchema[] {
+  const kept = [...calls].filter((c) => matchesFilter(c, selection.filter) && matchesQuery(selection.query, c));
+  const sortBy = selection.sort_by?.length ? selection.sort_by : [{ field: 'started_at', direction: 'asc' as const }];
+  const sorted = sortRecords(kept, sortBy);
+  const offset = selection.offset ?? 0;
+  return selection.limit === undefined ? sorted.slice(offset) : sorted.slice(offset, offset + selection.limit);
+}
+
+/** Keeps only the requested columns (dot paths keep their top-level field); identity fields always stay. */
+export function projectColumns(call: CallSchema, columns: string[] | undefined): Partial<CallSchema> {
+  if (!columns || columns.length === 0) return call;
+  const keep = new Set(['id', 'project_id', 'trace_id', 'op_name', 'started_at', ...columns.map((c) => c.split('.')[0]!)]);
+  return Object.fromEntries(Object.entries(call).filter(([k]) => keep.has(k))) as Partial<CallSchema>;
+}

@@ -1,0 +1,281 @@
+import type { DevContext } from '../context.js';
+import { HttpError, sendJson, sendJsonl } from '../http.js';
+import { uuidv7 } from '../ids.js';
+import type { Route } from '../router.js';
+import { checkBody, type FieldSpec, type ObjectSpec } from '../validate.js';
+import { presentCall } from './call-view.js';
+import { projectColumns, selectCalls } from './calls-query.js';
+import type { CallSchema, CallsFilter, EndedCall, Feedback, SortBy, StartedCall } from './types.js';
+
+const str = { type: 'string' } as const;
+const optStr = { type: 'string', nullable: true } as const;
+const strList = { type: 'array', items: str } as const;
+const optInt = { type: 'integer', nullable: true } as const;
+const bool = { type: 'boolean' } as const;
+
+const START_FIELDS: Record<string, FieldSpec> = {
+  project_id: { ...str, required: true },
+  id: optStr,
+  op_name: { ...str, required: true },
+  display_name: optStr,
+  trace_id: optStr,
+  parent_id: optStr,
+  thread_id: optStr,
+  turn_id: optStr,
+  started_at: { type: 'datetime', required: true },
+  attributes: { type: 'object', required: true },
+  inputs: { type: 'object', required: true },
+  otel_dump: { type: 'object', nullable: true },
+  wb_user_id: optStr,
+  wb_run_id: optStr,
+  wb_run_step: optInt,
+};
+
+const END_FIELDS: Record<string, FieldSpec> = {
+  project_id: { ...str, required: true },
+  id: { ...str, required: true },
+  ended_at: { type: 'datetime', required: true },
+  summary: { type: 'object', required: true },
+  exception: optStr,
+  output: { type: 'any' },
+  wb_run_step_end: optInt,
+};
+
+const START_SPEC: ObjectSpec = {
+  strict: true,
+  fields: { start: { type: 'object', required: true, strict: true, fields: START_FIELDS } },
+};
+const END_SPEC: ObjectSpec = {
+  strict: true,
+  fields: { end: { type: 'object', required: true, strict: true, fields: END_FIELDS } },
+};
+
+const FILTER: FieldSpec = {
+  type: 'object',
+  strict: true,
+  nullable: true,
+  fields: {
+    op_names: strList,
+    input_refs: strList,
+    output_refs: strList,
+    parent_ids: strList,
+    trace_ids: strList,
+    call_ids: strList,
+    thread_ids: strList,
+    turn_ids: strList,
+    wb_user_ids: strList,
+    wb_run_ids: strList,
+    trace_roots_only: { ...bool, nullable: true },
+  },
+};
+
+const SORT_BY: FieldSpec = {
+  type: 'array',
+  nullable: true,
+  items: { type: 'object', strict: true, fields: { field: { ...str, required: true }, direction: { ...str, required: true } } },
+};
+
+const QUERY_SPEC: ObjectSpec = {
+  strict: true,
+  fields: {
+    project_id: { ...str, required: true },
+    filter: FILTER,
+    limit: optInt,
+    offset: optInt,
+    sort_by: SORT_BY,
+    query: { type: 'object', nullable: true },
+    include_costs: { ...bool, nullable: true },
+    include_feedback: { ...bool, nullable: true },
+    include_storage_size: { ...bool, nullable: true },
+    include_total_storage_size: { ...bool, nullable: true },
+    columns: { ...strList, nullable: true },
+    expand_columns: { ...strList, nullable: true },
+    return_expanded_column_values: { ...bool, nullable: true },
+  },
+};
+
+const STATS_SPEC: ObjectSpec = {
+  strict: true,
+  fields: {
+    project_id: { ...str, required: true },
+    filter: FILTER,
+    query: { type: 'object', nullable: true },
+    limit: optInt,
+    include_total_storage_size: { ...bool, nullable: true },
+    expand_columns: { ...strList, nullable: true },
+  },
+};
+
+const READ_SPEC: ObjectSpec = {
+  strict: true,
+  fields: {
+    project_id: { ...str, required: true },
+    id: { ...str, required: true },
+    include_costs: { ...bool, nullable: true },
+    include_storage_size: { ...bool, nullable: true },
+    include_total_storage_size: { ...bool, nullable: true },
+  },
+};
+
+interface CallsQueryReq {
+  project_id: string;
+  filter?: CallsFilter | null;
+  limit?: number | null;
+  offset?: number | null;
+  sort_by?: SortBy[] | null;
+  query?: unknown;
+  include_feedback?: boolean | null;
+  columns?: string[] | null;
+}
+
+function checkSort(sortBy: SortBy[] | null | undefined): void {
+  sortBy?.forEach((s, i) => {
+    if (s.direction !== 'asc' && s.direction !== 'desc') {
+      throw new HttpError(422, [
+        { loc: ['body', 'sort_by', i, 'direction'], msg: "Input should be 'asc' or 'desc'", type: 'literal_error' },
+      ]);
+    }
+  });
+}
+
+function checkPaging(limit: number | null | undefined, offset: number | null | undefined): void {
+  if (limit !== undefined && limit !== null && limit < 0) {
+    throw new HttpError(422, [{ loc: ['body', 'limit'], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal' }]);
+  }
+  if (offset !== undefined && offset !== null && offset < 0) {
+    throw new HttpError(422, [{ loc: ['body', 'offset'], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal' }]);
+  }
+}
+
+/** Writes the start half of a call and answers `{id, trace_id}`. */
+function startCall(ctx: DevContext, start: StartedCall): { id: string; trace_id: string } {
+  const id = start.id || uuidv7();
+  const traceId = start.trace_id || uuidv7();
+  ctx.write({ kind: 'call_start', start: { ...start, id, trace_id: traceId } });
+  return { id, trace_id: traceId };
+}
+
+function feedbackByCall(ctx: DevContext, projectId: string): Map<string, Feedback[]> {
+  const byCall = new Map<string, Feedback[]>();
+  for (const f of ctx.store.projectFeedback(projectId)) {
+    const callId = /\/call\/([^/]+)$/.exec(f.weave_ref)?.[1];
+    if (!callId) continue;
+    byCall.set(callId, [...(byCall.get(callId) ?? []), f]);
+  }
+  return byCall;
+}
+
+/** The call routes: write (start, end, batch) and read (read, stream query, stats). */
+export function callRoutes(ctx: DevContext): Route[] {
+  return [
+    {
+      method: 'POST',
+      path: '/call/start',
+      handler: async (c) => {
+        const { start } = checkBody<{ start: StartedCall }>(await c.json(), START_SPEC);
+        sendJson(c.res, 200, startCall(ctx, start));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/call/end',
+      handler: async (c) => {
+        const { end } = checkBody<{ end: EndedCall }>(await c.json(), END_SPEC);
+        ctx.write({ kind: 'call_end', end });
+        sendJson(c.res, 200, {});
+      },
+    },
+    {
+      method: 'POST',
+      path: '/call/upsert_batch',
+      handler: async (c) => {
+        const body = checkBody<{ batch: { mode: string; req: unknown }[] }>(await c.json(), {
+          strict: true,
+          fields: {
+            batch: {
+              type: 'array',
+              required: true,
+              items: { type: 'object', strict: true, fields: { mode: { ...str, required: true }, req: { type: 'object', required: true } } },
+            },
+          },
+        });
+        // Validate the whole batch before writing any of it, so a bad item does not leave half a batch.
+        const items = body.batch.map((item, i) => {
+          if (item.mode === 'start') return { mode: 'start' as const, req: checkItem<{ start: StartedCall }>(item.req, START_SPEC, i) };
+          if (item.mode === 'end') return { mode: 'end' as const, req: checkItem<{ end: EndedCall }>(item.req, END_SPEC, i) };
+          throw new HttpError(422, [
+            { loc: ['body', 'batch', i, 'mode'], msg: "Input should be 'start' or 'end'", type: 'literal_error' },
+          ]);
+        });
+        const res = items.map((item) => {
+          if (item.mode === 'start') return startCall(ctx, item.req.start);
+          ctx.write({ kind: 'call_end', end: item.req.end });
+          return {};
+        });
+        sendJson(c.res, 200, { res });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/call/read',
+      handler: async (c) => {
+        const body = checkBody<{ project_id: string; id: string }>(await c.json(), READ_SPEC);
+        const call = ctx.store.call(body.project_id, body.id);
+        sendJson(c.res, 200, { call: call ? presentCall(call) : null });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/calls/stream_query',
+      handler: async (c) => {
+        const body = checkBody<CallsQueryReq>(await c.json(), QUERY_SPEC);
+        checkSort(body.sort_by);
+        checkPaging(body.limit, body.offset);
+        const feedback = body.include_feedback ? feedbackByCall(ctx, body.project_id) : undefined;
+        const presented = [...ctx.store.projectCalls(body.project_id)].map((call) =>
+          presentCall(call, feedback ? (feedback.get(call.id) ?? []) : undefined),
+        );
+        const selected: CallSchema[] = selectCalls(presented, {
+          filter: body.filter ?? undefined,
+          query: body.query ?? undefined,
+          sort_by: body.sort_by ?? undefined,
+          limit: body.limit ?? undefined,
+          offset: body.offset ?? undefined,
+        });
+        sendJsonl(
+          c.res,
+          selected.map((call) => projectColumns(call, body.columns ?? undefined)),
+        );
+      },
+    },
+    {
+      method: 'POST',
+      path: '/calls/query_stats',
+      handler: async (c) => {
+        const body = checkBody<CallsQueryReq>(await c.json(), STATS_SPEC);
+        checkPaging(body.limit, 0);
+        const presented = [...ctx.store.projectCalls(body.project_id)].map((call) => presentCall(call));
+        const count = selectCalls(presented, {
+          filter: body.filter ?? undefined,
+          query: body.query ?? undefined,
+          limit: body.limit ?? undefined,
+        }).length;
+        sendJson(c.res, 200, { count });
+      },
+    },
+  ];
+}
+
+function checkItem<T>(req: unknown, spec: ObjectSpec, index: number): T {
+  try {
+    return checkBody<T>(req, spec);
+  } catch (error) {
+    if (error instanceof HttpError && Array.isArray(error.detail)) {
+      throw new HttpError(
+        422,
+        error.detail.map((i) => ({ ...i, loc: ['body', 'batch', index, 'req', ...i.loc.slice(1)] })),
+      );
+    }
+    throw error;
+  }
+}

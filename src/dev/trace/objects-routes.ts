@@ -1,0 +1,176 @@
+import type { DevContext } from '../context.js';
+import { HttpError, sendJson } from '../http.js';
+import { canonicalJson, contentDigest } from '../ids.js';
+import type { Route } from '../router.js';
+import { checkBody, type ObjectSpec } from '../validate.js';
+import { sortRecords } from './query-expr.js';
+import type { ObjSchema } from './types.js';
+
+const str = { type: 'string' } as const;
+const optStr = { type: 'string', nullable: true } as const;
+const optBool = { type: 'boolean', nullable: true } as const;
+const optInt = { type: 'integer', nullable: true } as const;
+const strList = { type: 'array', items: str, nullable: true } as const;
+
+const CREATE_SPEC: ObjectSpec = {
+  strict: true,
+  fields: {
+    obj: {
+      type: 'object',
+      required: true,
+      strict: true,
+      fields: {
+        project_id: { ...str, required: true },
+        object_id: { ...str, required: true },
+        val: { type: 'any', required: true },
+        builtin_object_class: optStr,
+        set_base_object_class: optStr,
+        wb_user_id: optStr,
+      },
+    },
+  },
+};
+
+const READ_SPEC: ObjectSpec = {
+  strict: true,
+  fields: {
+    project_id: { ...str, required: true },
+    object_id: { ...str, required: true },
+    digest: { ...str, required: true },
+    metadata_only: optBool,
+  },
+};
+
+const QUERY_SPEC: ObjectSpec = {
+  strict: true,
+  fields: {
+    project_id: { ...str, required: true },
+    filter: {
+      type: 'object',
+      nullable: true,
+      strict: true,
+      fields: {
+        base_object_classes: strList,
+        exclude_base_object_classes: strList,
+        leaf_object_classes: strList,
+        object_ids: strList,
+        is_op: optBool,
+        latest_only: optBool,
+      },
+    },
+    limit: optInt,
+    offset: optInt,
+    sort_by: { type: 'array', nullable: true, items: { type: 'object', fields: { field: str, direction: str } } },
+    metadata_only: optBool,
+    include_storage_size: optBool,
+  },
+};
+
+interface ObjFilter {
+  base_object_classes?: string[] | null;
+  exclude_base_object_classes?: string[] | null;
+  leaf_object_classes?: string[] | null;
+  object_ids?: string[] | null;
+  is_op?: boolean | null;
+  latest_only?: boolean | null;
+}
+
+// An op is stored as a custom weave type whose weave_type is "Op" (how the SDKs save op source).
+function isOp(val: unknown): boolean {
+  const v = val as { _type?: unknown; weave_type?: { type?: unknown } } | null;
+  return v?._type === 'CustomWeaveType' && v.weave_type?.type === 'Op';
+}
+
+function className(val: unknown): string | null {
+  const name = (val as { _class_name?: unknown } | null)?._class_name;
+  return typeof name === 'string' ? name : null;
+}
+
+function withoutVal(obj: ObjSchema): ObjSchema {
+  return { ...obj, val: {} };
+}
+
+function matches(obj: ObjSchema, filter: ObjFilter | null | undefined): boolean {
+  if (!filter) return true;
+  if (filter.object_ids && !filter.object_ids.includes(obj.object_id)) return false;
+  if (filter.is_op !== undefined && filter.is_op !== null && (obj.kind === 'op') !== filter.is_op) return false;
+  if (filter.latest_only && obj.is_latest !== 1) return false;
+  if (filter.base_object_classes && !filter.base_object_classes.includes(obj.base_object_class ?? '')) return false;
+  if (filter.exclude_base_object_classes?.includes(obj.base_object_class ?? '')) return false;
+  if (filter.leaf_object_classes && !filter.leaf_object_classes.includes(obj.leaf_object_class ?? '')) return false;
+  return true;
+}
+
+/** Versioned objects: create (content-addressed), read by digest, `latest` or `v<N>`, and query. */
+export function objectRoutes(ctx: DevContext): Route[] {
+  return [
+    {
+      method: 'POST',
+      path: '/obj/create',
+      handler: async (c) => {
+        const { obj } = checkBody<{
+          obj: { project_id: string; object_id: string; val: unknown; builtin_object_class?: string | null; set_base_object_class?: string | null };
+        }>(await c.json(), CREATE_SPEC);
+        const json = canonicalJson(obj.val);
+        const digest = contentDigest(json);
+        const base = obj.builtin_object_class ?? obj.set_base_object_class ?? className(obj.val);
+        ctx.write({
+          kind: 'obj',
+          obj: {
+            project_id: obj.project_id,
+            object_id: obj.object_id,
+            created_at: new Date().toISOString(),
+            deleted_at: null,
+            digest,
+            kind: isOp(obj.val) ? 'op' : 'object',
+            base_object_class: base,
+            leaf_object_class: className(obj.val) ?? base,
+            val: obj.val,
+            wb_user_id: null,
+            size_bytes: Buffer.byteLength(json),
+          },
+        });
+        sendJson(c.res, 200, { digest, object_id: obj.object_id });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/obj/read',
+      handler: async (c) => {
+        const body = checkBody<{ project_id: string; object_id: string; digest: string; metadata_only?: boolean | null }>(
+          await c.json(),
+          READ_SPEC,
+        );
+        const versions = ctx.store.objectVersions(body.project_id, body.object_id);
+        const versionIndex = /^v(\d+)$/.exec(body.digest)?.[1];
+        const found =
+          body.digest === 'latest'
+            ? versions.find((v) => v.is_latest === 1)
+            : versionIndex !== undefined
+              ? versions[Number(versionIndex)]
+              : versions.find((v) => v.digest === body.digest);
+        if (!found) throw new HttpError(404, `Obj ${body.object_id}:${body.digest} not found`);
+        sendJson(c.res, 200, { obj: body.metadata_only ? withoutVal(found) : found });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/objs/query',
+      handler: async (c) => {
+        const body = checkBody<{
+          project_id: string;
+          filter?: ObjFilter | null;
+          limit?: number | null;
+          offset?: number | null;
+          sort_by?: { field: string; direction: string }[] | null;
+          metadata_only?: boolean | null;
+        }>(await c.json(), QUERY_SPEC);
+        const kept = [...ctx.store.projectObjects(body.project_id)].filter((o) => matches(o, body.filter));
+        const sorted = sortRecords(kept, body.sort_by ?? [{ field: 'created_at', direction: 'asc' }]);
+        const offset = body.offset ?? 0;
+        const page = body.limit == null ? sorted.slice(offset) : sorted.slice(offset, offset + body.limit);
+        sendJson(c.res, 200, { objs: body.metadata_only ? page.map(withoutVal) : page });
+      },
+    },
+  ];
+}

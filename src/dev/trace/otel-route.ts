@@ -1,0 +1,64 @@
+import { gunzipSync, inflateSync } from 'node:zlib';
+import { decodeTraceExport, OtlpDecodeError } from '../../otlp/index.js';
+import type { DevContext } from '../context.js';
+import { HttpError, sendJson } from '../http.js';
+import type { Route } from '../router.js';
+import { SpanRejected, spanProject, spanToCall } from './otel-to-call.js';
+
+// The real service joins the first 20 rejection reasons into `error_message`.
+const MAX_REASONS = 20;
+
+function decompress(body: Buffer, encoding: string | undefined): Buffer {
+  const value = (encoding ?? 'identity').trim().toLowerCase();
+  try {
+    if (value === 'gzip') return gunzipSync(body);
+    if (value === 'deflate') return inflateSync(body);
+  } catch (error) {
+    throw new HttpError(400, `The body is not valid ${value} data: ${(error as Error).message}`);
+  }
+  if (value === 'identity' || value === '') return body;
+  throw new HttpError(415, `Unsupported Content-Encoding "${value}"; send identity or gzip.`);
+}
+
+/**
+ * `POST /otel/v1/traces`: an OTLP/HTTP protobuf export. Each span becomes one call (start and end at
+ * once); spans the service refuses are counted in `partial_success` instead of failing the whole export.
+ */
+export function otelRoute(ctx: DevContext): Route {
+  return {
+    method: 'POST',
+    path: '/otel/v1/traces',
+    handler: async (c) => {
+      const type = (c.req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (type === 'application/json') {
+        throw new HttpError(415, 'OTLP/JSON is not supported: send the export as application/x-protobuf.');
+      }
+      const body = decompress(await c.body(), c.req.headers['content-encoding']);
+      let spans: ReturnType<typeof decodeTraceExport>['spans'];
+      try {
+        spans = decodeTraceExport(body).spans;
+      } catch (error) {
+        if (error instanceof OtlpDecodeError) throw new HttpError(400, `Could not decode the OTLP export: ${error.message}`);
+        throw error;
+      }
+      const header = c.req.headers.project_id;
+      const projectHeader = Array.isArray(header) ? header[0] : header;
+      const reasons: string[] = [];
+      for (const span of spans) {
+        try {
+          const call = spanToCall(span, spanProject(span, projectHeader, ctx.defaultProject));
+          ctx.write({ kind: 'call', call });
+        } catch (error) {
+          if (!(error instanceof SpanRejected)) throw error;
+          reasons.push(error.message);
+        }
+      }
+      sendJson(c.res, 200, {
+        partial_success:
+          reasons.length === 0
+            ? null
+            : { rejected_spans: reasons.length, error_message: reasons.slice(0, MAX_REASONS).join('; ') },
+      });
+    },
+  };
+}

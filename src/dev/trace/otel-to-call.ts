@@ -1,0 +1,189 @@
+import { createHash } from 'node:crypto';
+import { type DecodedSpan, StatusCodeValue } from '../../otlp/index.js';
+import { expandAttributes, firstMatch, isTruthy, lookup, type Tree } from './attribute-tree.js';
+import {
+  ATTRIBUTE_KEYS,
+  INPUT_KEYS,
+  LANGFUSE_TIMES,
+  MAX_DISPLAY_NAME_LENGTH,
+  MAX_OP_NAME_LENGTH,
+  OUTPUT_KEYS,
+  USAGE_KEYS,
+  WANDB,
+} from './otel-keys.js';
+import type { CallSchema, LLMUsage, SummaryMap } from './types.js';
+
+/** Thrown for a span the service refuses; counted in `partial_success.rejected_spans`. */
+export class SpanRejected extends Error {
+  override readonly name = 'SpanRejected';
+}
+
+function shorten(name: string, limit: number): string {
+  if (name.length <= limit) return name;
+  const suffix = `:${createHash('sha256').update(name).digest('hex').slice(0, 4)}`;
+  return name.slice(0, limit - suffix.length) + suffix;
+}
+
+function nsToIso(ns: bigint): string {
+  return new Date(Number(ns / 1_000_000n)).toISOString();
+}
+
+// Langfuse sends an ISO string, unix nanoseconds, or float seconds.
+function langfuseTime(value: unknown): bigint | undefined {
+  if (typeof value === 'string') {
+    if (/^\d+$/.test(value)) return BigInt(value);
+    const ms = Date.parse(value);
+    return Number.isNaN(ms) ? undefined : BigInt(ms) * 1_000_000n;
+  }
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    return Number.isInteger(value) && value > 1e15 ? BigInt(value) : BigInt(Math.round(value * 1e9));
+  }
+  return undefined;
+}
+
+function toInt(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return Math.trunc(value);
+  if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) return Number(value.trim());
+  return undefined;
+}
+
+function readUsage(tree: Tree): LLMUsage | undefined {
+  const usage: LLMUsage = {};
+  for (const [field, keys] of Object.entries(USAGE_KEYS) as [keyof LLMUsage, readonly string[]][]) {
+    for (const k of keys) {
+      const n = toInt(lookup(tree, k));
+      if (n !== undefined) {
+        usage[field] = n;
+        break;
+      }
+    }
+  }
+  if (usage.total_tokens === undefined && usage.prompt_tokens !== undefined && usage.completion_tokens !== undefined) {
+    usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
+  }
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+function readAttributes(tree: Tree): Record<string, unknown> {
+  const attributes: Record<string, unknown> = {};
+  for (const [field, keys] of Object.entries(ATTRIBUTE_KEYS)) {
+    const found = firstMatch(tree, keys);
+    if (found) attributes[field] = found.value;
+  }
+  return attributes;
+}
+
+function projectRunId(projectId: string, value: unknown): string | null {
+  if (!isTruthy(value)) return null;
+  const id = String(value);
+  return id.includes('/') || id.includes(':') ? id : `${projectId}:${id}`;
+}
+
+/**
+ * Turns one OTLP span into one call the way the real trace service does (reference trace-service.md §3):
+ * inputs and output from the first matching key (de-nested when the key is `input(s)`/`output(s)`), usage
+ * under `summary.usage[model]` with its total, known attributes plus a `wandb.attributes` merge (or every
+ * attribute when nothing is recognised), display name, thread and turn ids, status, latency and exception.
+ * `op_name` is the span name.
+ *
+ * @throws {SpanRejected} for ids that are not hex or attribute paths that conflict.
+ */
+export function spanToCall(span: DecodedSpan, projectId: string): CallSchema {
+  if (!/^[0-9a-f]{32}$/.test(span.traceId) || /^0+$/.test(span.traceId)) {
+    throw new SpanRejected(`span "${span.name}": trace_id must be 16 non-zero bytes`);
+  }
+  if (!/^[0-9a-f]{16}$/.test(span.spanId) || /^0+$/.test(span.spanId)) {
+    throw new SpanRejected(`span "${span.name}": span_id must be 8 non-zero bytes`);
+  }
+  let tree: Tree;
+  try {
+    tree = expandAttributes(span.attributes);
+  } catch (error) {
+    throw new SpanRejected(`span ${span.spanId} ("${span.name}"): ${(error as Error).message}`);
+  }
+
+  const input = firstMatch(tree, INPUT_KEYS);
+  let inputs: Record<string, unknown> = {};
+  if (input) {
+    const denest =
+      (input.key === 'input' || input.key === 'inputs') &&
+      input.value !== null &&
+      typeof input.value === 'object' &&
+      !Array.isArray(input.value);
+    inputs = denest ? (input.value as Record<string, unknown>) : { [input.key]: input.value };
+  }
+
+  const out = firstMatch(tree, OUTPUT_KEYS);
+  let output: unknown = null;
+  if (out) output = out.key === 'output' || out.key === 'outputs' ? out.value : { [out.key]: out.value };
+
+  const usage = readUsage(tree);
+  let attributes = readAttributes(tree);
+  const matchedAnything = input !== undefined || out !== undefined || usage !== undefined || Object.keys(attributes).length > 0;
+  const custom = lookup(tree, WANDB.attributes);
+  if (custom !== null && typeof custom === 'object' && !Array.isArray(custom)) {
+    attributes = { ...attributes, ...(custom as Record<string, unknown>) };
+  }
+  if (!matchedAnything) attributes = { ...tree, ...attributes };
+
+  const modelParameters = attributes.model_parameters as Record<string, unknown> | undefined;
+  const usageKey =
+    typeof attributes.model === 'string' && attributes.model
+      ? attributes.model
+      : typeof modelParameters?.model === 'string' && modelParameters.model
+        ? modelParameters.model
+        : 'usage';
+
+  let startNs = span.startTimeUnixNano;
+  let endNs = span.endTimeUnixNano;
+  startNs = langfuseTime(lookup(tree, LANGFUSE_TIMES.start)) ?? startNs;
+  endNs = langfuseTime(lookup(tree, LANGFUSE_TIMES.end)) ?? endNs;
+
+  const opName = shorten(span.name || 'unnamed', MAX_OP_NAME_LENGTH);
+  const summary: SummaryMap = {
+    weave: { trace_name: opName, latency_ms: Number((endNs - startNs) / 1_000_000n) },
+  };
+  if (usage) summary.usage = { [usageKey]: usage };
+  if (span.status.code === StatusCodeValue.OK) summary.weave!.status = 'success';
+  if (span.status.code === StatusCodeValue.ERROR) summary.weave!.status = 'error';
+
+  const displayName = lookup(tree, WANDB.displayName);
+  const threadMatch = firstMatch(tree, WANDB.threadId);
+  const threadId = threadMatch ? String(threadMatch.value) : null;
+  const isTurn = firstMatch(tree, WANDB.isTurn) !== undefined;
+
+  return {
+    id: span.spanId,
+    project_id: projectId,
+    op_name: opName,
+    display_name: isTruthy(displayName) ? shorten(String(displayName), MAX_DISPLAY_NAME_LENGTH) : null,
+    trace_id: span.traceId,
+    parent_id: span.parentSpanId ?? null,
+    thread_id: threadId,
+    turn_id: isTurn && threadId ? span.spanId : null,
+    started_at: nsToIso(startNs),
+    ended_at: nsToIso(endNs),
+    attributes,
+    inputs,
+    output,
+    exception: span.status.code === StatusCodeValue.ERROR ? span.status.message : null,
+    summary,
+    wb_user_id: null,
+    wb_run_id: projectRunId(projectId, lookup(tree, WANDB.runId)),
+    wb_run_step: toInt(lookup(tree, WANDB.runStep)) ?? null,
+    wb_run_step_end: toInt(lookup(tree, WANDB.runStepEnd)) ?? null,
+    deleted_at: null,
+  };
+}
+
+/**
+ * The project a span belongs to: the resource's `wandb.entity`/`wandb.project`, else the request's
+ * `project_id` header, else the fallback (the local default project).
+ */
+export function spanProject(span: DecodedSpan, header: string | undefined, fallback: string): string {
+  const entity = span.resource[WANDB.entity];
+  const project = span.resource[WANDB.project];
+  if (typeof entity === 'string' && entity && typeof project === 'string' && project) return `${entity}/${project}`;
+  if (header && /^[^/\s]+\/[^/\s]+$/.test(header)) return header;
+  return fallback;
+}

@@ -1,0 +1,116 @@
+import { HttpError } from '../http.js';
+
+/** Reads a dot path (`summary.weave.status`, `inputs.x.0`) from a record; numeric parts index arrays. */
+export function getPath(record: unknown, path: string): unknown {
+  let current: unknown = record;
+  for (const part of path.split('.')) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current;
+}
+
+function convert(value: unknown, to: string): unknown {
+  switch (to) {
+    case 'double':
+    case 'int': {
+      const n = Number(value);
+      if (value === null || value === undefined || Number.isNaN(n)) return null;
+      return to === 'int' ? Math.trunc(n) : n;
+    }
+    case 'string':
+      return value === null || value === undefined ? null : typeof value === 'string' ? value : JSON.stringify(value);
+    case 'bool':
+      return Boolean(value);
+    case 'exists':
+      return value !== null && value !== undefined;
+    default:
+      throw new HttpError(422, [{ loc: ['body', 'query'], msg: `Unknown $convert target "${to}"`, type: 'value_error' }]);
+  }
+}
+
+function bad(message: string): HttpError {
+  return new HttpError(422, [{ loc: ['body', 'query'], msg: message, type: 'value_error' }]);
+}
+
+function evalOperand(op: unknown, record: unknown): unknown {
+  if (op === null || typeof op !== 'object' || Array.isArray(op)) throw bad('Each operand must be an object');
+  const entries = Object.entries(op as Record<string, unknown>);
+  if (entries.length !== 1) throw bad('Each operand must have exactly one operator key');
+  const [name, arg] = entries[0]!;
+  const args = (n: number): unknown[] => {
+    if (!Array.isArray(arg) || arg.length !== n) throw bad(`${name} takes a list of ${n} operands`);
+    return arg;
+  };
+  switch (name) {
+    case '$literal':
+      return arg;
+    case '$getField':
+      if (typeof arg !== 'string') throw bad('$getField takes a dot path string');
+      return getPath(record, arg) ?? null;
+    case '$convert': {
+      const { input, to } = (arg ?? {}) as { input?: unknown; to?: unknown };
+      return convert(evalOperand(input, record), String(to));
+    }
+    case '$and':
+      if (!Array.isArray(arg)) throw bad('$and takes a list');
+      return arg.every((a) => Boolean(evalOperand(a, record)));
+    case '$or':
+      if (!Array.isArray(arg)) throw bad('$or takes a list');
+      return arg.some((a) => Boolean(evalOperand(a, record)));
+    case '$not':
+      return !evalOperand(args(1)[0], record);
+    case '$eq': {
+      const [a, b] = args(2).map((x) => evalOperand(x, record));
+      return JSON.stringify(a) === JSON.stringify(b);
+    }
+    case '$gt':
+    case '$gte': {
+      const [a, b] = args(2).map((x) => evalOperand(x, record)) as [number | string, number | string];
+      if (a === null || b === null) return false;
+      return name === '$gt' ? a > b : a >= b;
+    }
+    case '$in': {
+      const [left, list] = args(2);
+      if (!Array.isArray(list)) throw bad('$in takes an operand and a list of operands');
+      const value = JSON.stringify(evalOperand(left, record));
+      return list.some((x) => JSON.stringify(evalOperand(x, record)) === value);
+    }
+    case '$contains': {
+      const { input, substr, case_insensitive } = (arg ?? {}) as Record<string, unknown>;
+      const hay = String(evalOperand(input, record) ?? '');
+      const needle = String(evalOperand(substr, record) ?? '');
+      return case_insensitive ? hay.toLowerCase().includes(needle.toLowerCase()) : hay.includes(needle);
+    }
+    default:
+      throw bad(`Unknown query operator "${name}"`);
+  }
+}
+
+/**
+ * Evaluates the trace service's `Query` (`{"$expr": ...}`) against one record: `$and`, `$or`, `$not`,
+ * `$eq`, `$gt`, `$gte`, `$in`, `$contains`, `$getField`, `$literal`, `$convert`.
+ */
+export function matchesQuery(query: unknown, record: unknown): boolean {
+  if (query === undefined || query === null) return true;
+  if (typeof query !== 'object' || !('$expr' in (query as object))) throw bad('query must be {"$expr": ...}');
+  return Boolean(evalOperand((query as { $expr: unknown }).$expr, record));
+}
+
+/** Sorts records by a list of `{field, direction}`; fields may be dot paths. Stable. */
+export function sortRecords<T>(records: T[], sortBy: { field: string; direction?: string }[] | undefined): T[] {
+  if (!sortBy || sortBy.length === 0) return records;
+  const compare = (a: unknown, b: unknown): number => {
+    if (a === b) return 0;
+    if (a === undefined || a === null) return -1;
+    if (b === undefined || b === null) return 1;
+    return (a as number | string) < (b as number | string) ? -1 : 1;
+  };
+  return [...records].sort((x, y) => {
+    for (const { field, direction } of sortBy) {
+      const order = compare(getPath(x, field), getPath(y, field));
+      if (order !== 0) return direction === 'desc' ? -order : order;
+    }
+    return 0;
+  });
+}

@@ -1,0 +1,202 @@
+import type { CallSchema, EndedCall, Feedback, ObjSchema, StartedCall, StoredFile, StoredTable } from './types.js';
+
+/**
+ * One change to the trace store. Every write goes through a mutation, so that the same record can be
+ * applied in memory and appended to the `--data` log, and replaying the log rebuilds the same state.
+ */
+export type Mutation =
+  | { kind: 'call_start'; start: StartedCall & { id: string; trace_id: string } }
+  | { kind: 'call_end'; end: EndedCall }
+  | { kind: 'call'; call: CallSchema }
+  | { kind: 'obj'; obj: Omit<ObjSchema, 'version_index' | 'is_latest'> }
+  | { kind: 'table'; table: StoredTable }
+  | { kind: 'feedback'; feedback: Feedback }
+  | { kind: 'file'; project_id: string; digest: string; name: string; content_base64: string };
+
+const key = (projectId: string, id: string) => `${projectId}\u0000${id}`;
+
+/**
+ * The dev service's trace data, in memory. Calls are grouped by trace so that the oldest traces can be
+ * evicted once there are more than `maxTraces`; objects, tables, feedback and files are small and kept.
+ */
+export class TraceStore {
+  private readonly calls = new Map<string, CallSchema>();
+  // Ends that arrived before their start (the real service merges the two halves whenever they land).
+  private readonly pendingEnds = new Map<string, EndedCall>();
+  // Insertion-ordered: the first entry is the oldest trace.
+  private readonly traces = new Map<string, Set<string>>();
+  private readonly objects = new Map<string, ObjSchema[]>();
+  private readonly tables = new Map<string, StoredTable>();
+  private readonly feedbackList: Feedback[] = [];
+  private readonly files = new Map<string, StoredFile>();
+  /** How many traces were evicted since the store was created. */
+  evictedTraces = 0;
+
+  constructor(private readonly maxTraces: number) {}
+
+  /** Applies a mutation and returns how many traces it pushed out. */
+  apply(mutation: Mutation): number {
+    switch (mutation.kind) {
+      case 'call_start':
+        return this.putCall(this.merge({ ...mutation.start, attributes: mutation.start.attributes }));
+      case 'call_end':
+        return this.endCall(mutation.end);
+      case 'call':
+        return this.putCall(mutation.call);
+      case 'obj':
+        this.putObject(mutation.obj);
+        return 0;
+      case 'table':
+        this.tables.set(key(mutation.table.project_id, mutation.table.digest), mutation.table);
+        return 0;
+      case 'feedback':
+        this.feedbackList.push(mutation.feedback);
+        return 0;
+      case 'file':
+        this.files.set(key(mutation.project_id, mutation.digest), {
+          project_id: mutation.project_id,
+          digest: mutation.digest,
+          name: mutation.name,
+          content: Buffer.from(mutation.content_base64, 'base64'),
+        });
+        return 0;
+    }
+  }
+
+  private merge(start: StartedCall & { id: string; trace_id: string }): CallSchema {
+    const { otel_dump: _dump, ...fields } = start;
+    const call: CallSchema = { ...fields, id: start.id, trace_id: start.trace_id };
+    const end = this.pendingEnds.get(key(start.project_id, start.id));
+    if (end) {
+      this.pendingEnds.delete(key(start.project_id, start.id));
+      applyEnd(call, end);
+    }
+    return call;
+  }
+
+  private endCall(end: EndedCall): number {
+    const call = this.calls.get(key(end.project_id, end.id));
+    if (call) applyEnd(call, end);
+    else this.pendingEnds.set(key(end.project_id, end.id), end);
+    return 0;
+  }
+
+  private putCall(call: CallSchema): number {
+    const callKey = key(call.project_id, call.id);
+    this.calls.set(callKey, call);
+    const traceKey = key(call.project_id, call.trace_id);
+    let members = this.traces.get(traceKey);
+    if (!members) {
+      members = new Set();
+      this.traces.set(traceKey, members);
+    }
+    members.add(callKey);
+    return this.evict();
+  }
+
+  private evict(): number {
+    let evicted = 0;
+    while (this.traces.size > this.maxTraces) {
+      const [oldest, members] = this.traces.entries().next().value as [string, Set<string>];
+      for (const callKey of members) this.calls.delete(callKey);
+      this.traces.delete(oldest);
+      evicted++;
+    }
+    this.evictedTraces += evicted;
+    return evicted;
+  }
+
+  private putObject(obj: Omit<ObjSchema, 'version_index' | 'is_latest'>): void {
+    const objKey = key(obj.project_id, obj.object_id);
+    const versions = this.objects.get(objKey) ?? [];
+    if (versions.some((v) => v.digest === obj.digest)) return;
+    for (const v of versions) v.is_latest = 0;
+    versions.push({ ...obj, version_index: versions.length, is_latest: 1 });
+    this.objects.set(objKey, versions);
+  }
+
+  /** Every stored (started) call of a project, oldest write first. */
+  *projectCalls(projectId: string): Iterable<CallSchema> {
+    for (const call of this.calls.values()) if (call.project_id === projectId) yield call;
+  }
+
+  /** One call, or undefined. */
+  call(projectId: string, id: string): CallSchema | undefined {
+    return this.calls.get(key(projectId, id));
+  }
+
+  /** Every call of one trace. */
+  traceCalls(projectId: string, traceId: string): CallSchema[] {
+    const members = this.traces.get(key(projectId, traceId));
+    if (!members) return [];
+    return [...members].map((k) => this.calls.get(k)).filter((c): c is CallSchema => c !== undefined);
+  }
+
+  /** How many traces are held now. */
+  get traceCount(): number {
+    return this.traces.size;
+  }
+
+  /** Every version of one object, oldest first. */
+  objectVersions(projectId: string, objectId: string): ObjSchema[] {
+    return this.objects.get(key(projectId, objectId)) ?? [];
+  }
+
+  /** Every version of every object of a project. */
+  *projectObjects(projectId: string): Iterable<ObjSchema> {
+    for (const versions of this.objects.values()) {
+      for (const v of versions) if (v.project_id === projectId) yield v;
+    }
+  }
+
+  /** A table by digest. */
+  table(projectId: string, digest: string): StoredTable | undefined {
+    return this.tables.get(key(projectId, digest));
+  }
+
+  /** Every feedback item of a project, oldest first. */
+  projectFeedback(projectId: string): Feedback[] {
+    return this.feedbackList.filter((f) => f.project_id === projectId);
+  }
+
+  /** A file by digest. */
+  file(projectId: string, digest: string): StoredFile | undefined {
+    return this.files.get(key(projectId, digest));
+  }
+
+  /**
+   * The mutations that rebuild the current state, used to compact the `--data` log after eviction.
+   * Calls come out whole; pending ends are kept so that a late start still finds them.
+   */
+  *snapshot(): Iterable<Mutation> {
+    for (const versions of this.objects.values()) {
+      for (const { version_index: _v, is_latest: _l, ...obj } of versions) yield { kind: 'obj', obj };
+    }
+    for (const table of this.tables.values()) yield { kind: 'table', table };
+    for (const file of this.files.values()) {
+      yield {
+        kind: 'file',
+        project_id: file.project_id,
+        digest: file.digest,
+        name: file.name,
+        content_base64: file.content.toString('base64'),
+      };
+    }
+    for (const feedback of this.feedbackList) yield { kind: 'feedback', feedback };
+    for (const members of this.traces.values()) {
+      for (const callKey of members) {
+        const call = this.calls.get(callKey);
+        if (call) yield { kind: 'call', call };
+      }
+    }
+    for (const end of this.pendingEnds.values()) yield { kind: 'call_end', end };
+  }
+}
+
+function applyEnd(call: CallSchema, end: EndedCall): void {
+  call.ended_at = end.ended_at;
+  call.summary = { ...(call.summary ?? {}), ...end.summary };
+  if (end.exception !== undefined) call.exception = end.exception;
+  if (end.output !== undefined) call.output = end.output;
+  if (end.wb_run_step_end !== undefined) call.wb_run_step_end = end.wb_run_step_end;
+}

@@ -1,0 +1,225 @@
+import { HttpError, sendJson } from '../http.js';
+import type { Route } from '../router.js';
+import { checkBody, queryInt } from '../validate.js';
+import type { TrainingSimulator } from './simulator.js';
+
+const str = { type: 'string' } as const;
+const optObj = { type: 'object', nullable: true } as const;
+
+// A job fails on purpose when its experimental config asks: `{simulate_failure: true | "message"}`.
+function failureOf(config: Record<string, unknown> | null | undefined): string | undefined {
+  const flag = config?.simulate_failure;
+  if (flag === undefined || flag === null || flag === false) return undefined;
+  return typeof flag === 'string' && flag !== '' ? flag : 'Simulated training failure (experimental_config.simulate_failure)';
+}
+
+const round = (n: number) => Math.round(n * 1e6) / 1e6;
+
+interface TrajectoryGroup {
+  trajectories: { reward?: unknown }[];
+}
+
+function rlMetrics(groups: TrajectoryGroup[], learningRate: number) {
+  return (step: number): Record<string, number> => {
+    const group = groups[(step - 1) % groups.length];
+    const rewards = (group?.trajectories ?? []).map((t) => (typeof t.reward === 'number' ? t.reward : 0));
+    const mean = rewards.length ? rewards.reduce((a, b) => a + b, 0) / rewards.length : 0;
+    const std = rewards.length ? Math.sqrt(rewards.reduce((a, r) => a + (r - mean) ** 2, 0) / rewards.length) : 0;
+    return {
+      loss: round(1 / (step + 1)),
+      reward: round(mean),
+      reward_std_dev: round(std),
+      num_trajectories: rewards.length,
+      grad_norm: round(0.5 / step),
+      learning_rate: learningRate,
+      gradient_step: step,
+    };
+  };
+}
+
+function sftMetrics(learningRate: number) {
+  return (step: number): Record<string, number> => ({
+    loss: round(2 / (step + 1)),
+    learning_rate: learningRate,
+    num_tokens: 1000 * step,
+    gradient_step: step,
+  });
+}
+
+function order(url: URL): 'asc' | 'desc' {
+  const value = url.searchParams.get('order') ?? 'asc';
+  if (value !== 'asc' && value !== 'desc') {
+    throw new HttpError(422, [{ loc: ['query', 'order'], msg: "Input should be 'asc' or 'desc'", type: 'enum' }]);
+  }
+  return value;
+}
+
+/**
+ * The training service under `/v1`: models and checkpoints, RL and SFT jobs with their events, health and
+ * system check. Jobs run in {@link TrainingSimulator}.
+ */
+export function trainingRoutes(sim: TrainingSimulator, defaultEntity: string): Route[] {
+  return [
+    {
+      method: 'POST',
+      path: '/v1/preview/models',
+      handler: async (c) => {
+        const body = checkBody<{ entity?: string | null; project: string; name: string; base_model: string; return_existing?: boolean | null }>(
+          await c.json(),
+          {
+            fields: {
+              entity: { ...str, nullable: true },
+              project: { ...str, required: true },
+              name: { ...str, required: true },
+              base_model: { ...str, required: true },
+              return_existing: { type: 'boolean', nullable: true },
+            },
+          },
+        );
+        sendJson(
+          c.res,
+          200,
+          sim.createModel({
+            entity: body.entity || defaultEntity,
+            project: body.project,
+            name: body.name,
+            base_model: body.base_model,
+            return_existing: body.return_existing ?? false,
+          }),
+        );
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/v1/preview/models/{model_id}',
+      handler: (c) => sendJson(c.res, 200, sim.deleteModel(c.params.model_id!)),
+    },
+    {
+      method: 'GET',
+      path: '/v1/preview/models/{model_id}/checkpoints',
+      handler: (c) =>
+        sendJson(
+          c.res,
+          200,
+          sim.listCheckpoints(c.params.model_id!, c.url.searchParams.get('after'), queryInt(c.url, 'limit', 20, 1, 100), order(c.url)),
+        ),
+    },
+    {
+      method: 'DELETE',
+      path: '/v1/preview/models/{model_id}/checkpoints',
+      handler: async (c) => {
+        const body = checkBody<{ steps: number[] }>(await c.json(), {
+          fields: { steps: { type: 'array', required: true, items: { type: 'integer' } } },
+        });
+        sendJson(c.res, 200, sim.deleteCheckpoints(c.params.model_id!, body.steps));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/v1/preview/models/{model_id}/log',
+      handler: async (c) => {
+        checkBody(await c.json(), {
+          fields: {
+            split: { ...str, required: true },
+            trajectory_groups: { type: 'array', required: true, items: { type: 'object' } },
+            model_id: str,
+          },
+        });
+        sim.model(c.params.model_id!);
+        sendJson(c.res, 200, {});
+      },
+    },
+    {
+      method: 'POST',
+      path: '/v1/preview/training-jobs',
+      handler: async (c) => {
+        const body = checkBody<{ model_id: string; trajectory_groups: TrajectoryGroup[]; experimental_config?: Record<string, unknown> | null }>(
+          await c.json(),
+          {
+            fields: {
+              model_id: { ...str, required: true },
+              trajectory_groups: {
+                type: 'array',
+                required: true,
+                items: { type: 'object', fields: { trajectories: { type: 'array', required: true, items: { type: 'object' } } } },
+              },
+              experimental_config: optObj,
+            },
+          },
+        );
+        if (body.trajectory_groups.length === 0) {
+          throw new HttpError(422, [{ loc: ['body', 'trajectory_groups'], msg: 'List should have at least 1 item', type: 'too_short' }]);
+        }
+        const lr = body.experimental_config?.learning_rate;
+        sendJson(
+          c.res,
+          200,
+          sim.createJob({
+            kind: 'rl',
+            modelId: body.model_id,
+            steps: Math.min(body.trajectory_groups.length, 4),
+            failure: failureOf(body.experimental_config),
+            metrics: rlMetrics(body.trajectory_groups, typeof lr === 'number' ? lr : 5e-6),
+          }),
+        );
+      },
+    },
+    {
+      method: 'POST',
+      path: '/v1/preview/sft-training-jobs',
+      handler: async (c) => {
+        const body = checkBody<{
+          model_id: string;
+          training_data_url: string;
+          config?: Record<string, unknown> | null;
+          experimental_config?: Record<string, unknown> | null;
+        }>(await c.json(), {
+          fields: {
+            model_id: { ...str, required: true },
+            training_data_url: { ...str, required: true },
+            config: optObj,
+            experimental_config: optObj,
+          },
+        });
+        const lr = body.config?.learning_rate;
+        sendJson(
+          c.res,
+          200,
+          sim.createJob({
+            kind: 'sft',
+            modelId: body.model_id,
+            steps: 3,
+            failure: failureOf(body.experimental_config),
+            metrics: sftMetrics(typeof lr === 'number' ? lr : 5e-5),
+            dataUrl: body.training_data_url,
+          }),
+        );
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1/preview/training-jobs/{training_job_id}',
+      handler: (c) => sendJson(c.res, 200, sim.job(c.params.training_job_id!)),
+    },
+    {
+      method: 'GET',
+      path: '/v1/preview/training-jobs/{training_job_id}/events',
+      handler: (c) =>
+        sendJson(
+          c.res,
+          200,
+          sim.events(c.params.training_job_id!, c.url.searchParams.get('after'), queryInt(c.url, 'limit', 20, 1, 100)),
+        ),
+    },
+    { method: 'GET', path: '/v1/health', auth: false, handler: (c) => sendJson(c.res, 200, { status: 'ok' }) },
+    {
+      method: 'GET',
+      path: '/v1/system-check',
+      auth: false,
+      handler: (c) => {
+        const queue = { success: true, duration: 0, errors: [] };
+        sendJson(c.res, 200, { api: true, database: true, cpu_queue: queue, gpu_queue: queue });
+      },
+    },
+  ];
+}

@@ -1,0 +1,123 @@
+import { HttpError, type ValidationIssue } from './http.js';
+
+/**
+ * A field of a request body. The real services validate with pydantic (mostly `extra="forbid"`), so this
+ * checks the same things: required fields, JSON types, and, for strict objects, unknown fields.
+ */
+export type FieldSpec =
+  | { type: 'string' | 'integer' | 'number' | 'boolean' | 'any' | 'datetime'; required?: boolean; nullable?: boolean }
+  | { type: 'array'; items?: FieldSpec; required?: boolean; nullable?: boolean }
+  | { type: 'object'; fields?: Record<string, FieldSpec>; strict?: boolean; required?: boolean; nullable?: boolean };
+
+/** The fields of an object body; `strict` rejects fields that are not listed. */
+export interface ObjectSpec {
+  fields: Record<string, FieldSpec>;
+  strict?: boolean;
+}
+
+const MESSAGES: Record<string, [string, string]> = {
+  string: ['Input should be a valid string', 'string_type'],
+  integer: ['Input should be a valid integer', 'int_type'],
+  number: ['Input should be a valid number', 'float_type'],
+  boolean: ['Input should be a valid boolean', 'bool_type'],
+  array: ['Input should be a valid list', 'list_type'],
+  object: ['Input should be a valid dictionary or object', 'dict_type'],
+  datetime: ['Input should be a valid datetime (ISO 8601)', 'datetime_type'],
+};
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function checkField(value: unknown, spec: FieldSpec, loc: (string | number)[], issues: ValidationIssue[]): void {
+  if (value === null) {
+    if (!spec.nullable && spec.type !== 'any') issues.push({ loc, msg: 'Input should not be null', type: 'none_forbidden' });
+    return;
+  }
+  const fail = () => {
+    const [msg, type] = MESSAGES[spec.type] ?? ['Invalid input', 'value_error'];
+    issues.push({ loc, msg, type });
+  };
+  switch (spec.type) {
+    case 'any':
+      return;
+    case 'string':
+      if (typeof value !== 'string') fail();
+      return;
+    case 'integer':
+      if (typeof value !== 'number' || !Number.isInteger(value)) fail();
+      return;
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) fail();
+      return;
+    case 'boolean':
+      if (typeof value !== 'boolean') fail();
+      return;
+    case 'datetime':
+      if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) fail();
+      return;
+    case 'array':
+      if (!Array.isArray(value)) return fail();
+      if (spec.items) value.forEach((item, i) => checkField(item, spec.items as FieldSpec, [...loc, i], issues));
+      return;
+    case 'object':
+      if (!isPlainObject(value)) return fail();
+      if (spec.fields) checkObject(value, { fields: spec.fields, strict: spec.strict }, loc, issues);
+      return;
+  }
+}
+
+function checkObject(
+  value: Record<string, unknown>,
+  spec: ObjectSpec,
+  loc: (string | number)[],
+  issues: ValidationIssue[],
+): void {
+  for (const [name, field] of Object.entries(spec.fields)) {
+    const present = Object.hasOwn(value, name) && value[name] !== undefined;
+    if (!present) {
+      if (field.required) issues.push({ loc: [...loc, name], msg: 'Field required', type: 'missing' });
+      continue;
+    }
+    checkField(value[name], field, [...loc, name], issues);
+  }
+  if (spec.strict) {
+    for (const name of Object.keys(value)) {
+      if (!Object.hasOwn(spec.fields, name)) {
+        issues.push({ loc: [...loc, name], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' });
+      }
+    }
+  }
+}
+
+/**
+ * Checks a parsed JSON body against a spec and returns it typed, or throws a 422 listing every problem
+ * (FastAPI's `{detail: [{loc, msg, type}]}`).
+ */
+export function checkBody<T>(value: unknown, spec: ObjectSpec): T {
+  const issues: ValidationIssue[] = [];
+  if (!isPlainObject(value)) {
+    issues.push({ loc: ['body'], msg: 'Input should be a valid dictionary or object', type: 'dict_type' });
+  } else {
+    checkObject(value, spec, ['body'], issues);
+  }
+  if (issues.length > 0) throw new HttpError(422, issues);
+  return value as T;
+}
+
+/** Reads an integer query parameter within bounds, or throws a 422 naming it. */
+export function queryInt(url: URL, name: string, fallback: number, min: number, max: number): number {
+  const raw = url.searchParams.get(name);
+  if (raw === null || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new HttpError(422, [
+      {
+        loc: ['query', name],
+        msg: `Input should be an integer between ${min} and ${max}`,
+        type: 'int_parsing',
+      },
+    ]);
+  }
+  return value;
+}

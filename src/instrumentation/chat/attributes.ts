@@ -1,0 +1,164 @@
+import type { Attributes } from '@opentelemetry/api';
+import type { ResolvedChatTracingConfig } from './config.js';
+import { splitSystemInstructions, toInputMessages, toOutputMessages, toToolDefinitions } from './messages.js';
+import { reportInternalError } from './report.js';
+import * as semconv from './semconv.js';
+import type { ChatServer } from './server.js';
+import { serializeWithinLimits } from './truncate.js';
+import type { ChatCompletion, ChatCompletionRequest, ChatUsage, GenAIMessage } from './types.js';
+
+/**
+ * The one mapping from a chat-completion request, response or error to span attributes. Pure functions:
+ * no I/O, no clock, nothing of the instrumentation or client that calls them.
+ */
+
+/** `chat {model}`, the span name semconv asks for. */
+export function chatSpanName(request: ChatCompletionRequest): string {
+  return typeof request.model === 'string' && request.model ? `${semconv.GEN_AI_OPERATION_CHAT} ${request.model}` : semconv.GEN_AI_OPERATION_CHAT;
+}
+
+/** Attributes known before the call: operation, provider, server, model, the parameters that were set, input content. */
+export function chatRequestAttributes(
+  request: ChatCompletionRequest,
+  server: ChatServer,
+  config: ResolvedChatTracingConfig,
+): Attributes {
+  const attributes: Attributes = {
+    [semconv.ATTR_GEN_AI_OPERATION_NAME]: semconv.GEN_AI_OPERATION_CHAT,
+    [semconv.ATTR_GEN_AI_PROVIDER_NAME]: server.providerName,
+  };
+  set(attributes, semconv.ATTR_SERVER_ADDRESS, server.address);
+  set(attributes, semconv.ATTR_SERVER_PORT, server.port);
+  set(attributes, semconv.ATTR_GEN_AI_REQUEST_MODEL, stringOrUndefined(request.model));
+  set(attributes, semconv.ATTR_GEN_AI_REQUEST_TEMPERATURE, numberOrUndefined(request.temperature));
+  set(attributes, semconv.ATTR_GEN_AI_REQUEST_TOP_P, numberOrUndefined(request.top_p));
+  set(
+    attributes,
+    semconv.ATTR_GEN_AI_REQUEST_MAX_TOKENS,
+    numberOrUndefined(request.max_completion_tokens) ?? numberOrUndefined(request.max_tokens),
+  );
+  set(attributes, semconv.ATTR_GEN_AI_REQUEST_FREQUENCY_PENALTY, numberOrUndefined(request.frequency_penalty));
+  set(attributes, semconv.ATTR_GEN_AI_REQUEST_PRESENCE_PENALTY, numberOrUndefined(request.presence_penalty));
+  set(attributes, semconv.ATTR_GEN_AI_REQUEST_SEED, numberOrUndefined(request.seed));
+  set(attributes, semconv.ATTR_GEN_AI_REQUEST_CHOICE_COUNT, numberOrUndefined(request.n));
+  if (typeof request.stream === 'boolean') attributes[semconv.ATTR_GEN_AI_REQUEST_STREAM] = request.stream;
+  if (typeof request.stop === 'string') attributes[semconv.ATTR_GEN_AI_REQUEST_STOP_SEQUENCES] = [request.stop];
+  else if (Array.isArray(request.stop)) {
+    attributes[semconv.ATTR_GEN_AI_REQUEST_STOP_SEQUENCES] = request.stop.filter((s): s is string => typeof s === 'string');
+  }
+  set(attributes, semconv.ATTR_GEN_AI_OUTPUT_TYPE, outputType(request.response_format?.type));
+  if (typeof request.service_tier === 'string' && request.service_tier !== 'auto') {
+    attributes[semconv.ATTR_OPENAI_REQUEST_SERVICE_TIER] = request.service_tier;
+  }
+
+  const tools = toToolDefinitions(request, config.captureInput);
+  if (tools.length > 0) {
+    set(attributes, semconv.ATTR_GEN_AI_TOOL_DEFINITIONS, serialize(tools, config, (n) => ({ type: 'function', name: `…[${n} tools left out]` })));
+  }
+  if (config.captureInput) {
+    const messages = redact(toInputMessages(request.messages), 'input', config);
+    if (messages) {
+      const { instructions, conversation } = splitSystemInstructions(messages);
+      if (instructions.length > 0) {
+        set(attributes, semconv.ATTR_GEN_AI_SYSTEM_INSTRUCTIONS, serialize(instructions, config, (n) => ({ type: 'text', content: `…[${n} parts left out]` })));
+      }
+      set(attributes, semconv.ATTR_GEN_AI_INPUT_MESSAGES, serialize(conversation, config, droppedMessages));
+    }
+  }
+  return attributes;
+}
+
+/** Attributes read from a finished response (or a stream accumulated into one): ids, finish reasons, usage, output content. */
+export function chatResponseAttributes(completion: ChatCompletion, config: ResolvedChatTracingConfig): Attributes {
+  const attributes: Attributes = {};
+  set(attributes, semconv.ATTR_GEN_AI_RESPONSE_ID, stringOrUndefined(completion.id));
+  set(attributes, semconv.ATTR_GEN_AI_RESPONSE_MODEL, stringOrUndefined(completion.model));
+  set(attributes, semconv.ATTR_OPENAI_RESPONSE_SERVICE_TIER, stringOrUndefined(completion.service_tier));
+  set(attributes, semconv.ATTR_OPENAI_RESPONSE_SYSTEM_FINGERPRINT, stringOrUndefined(completion.system_fingerprint));
+  const choices = Array.isArray(completion.choices) ? [...completion.choices].sort((a, b) => (a?.index ?? 0) - (b?.index ?? 0)) : [];
+  const reasons = choices.map((c) => c?.finish_reason).filter((r): r is string => typeof r === 'string' && r !== '');
+  if (reasons.length > 0) attributes[semconv.ATTR_GEN_AI_RESPONSE_FINISH_REASONS] = reasons;
+  Object.assign(attributes, chatUsageAttributes(completion.usage));
+  if (config.captureOutput && choices.length > 0) {
+    const messages = redact(toOutputMessages(choices), 'output', config);
+    if (messages) set(attributes, semconv.ATTR_GEN_AI_OUTPUT_MESSAGES, serialize(messages, config, droppedMessages));
+  }
+  return attributes;
+}
+
+/** Token counts, including cache reads and reasoning when the response has them, and the total the trace service reads. */
+export function chatUsageAttributes(usage: ChatUsage | null | undefined): Attributes {
+  const attributes: Attributes = {};
+  if (!usage || typeof usage !== 'object') return attributes;
+  const input = numberOrUndefined(usage.prompt_tokens);
+  const output = numberOrUndefined(usage.completion_tokens);
+  set(attributes, semconv.ATTR_GEN_AI_USAGE_INPUT_TOKENS, input);
+  set(attributes, semconv.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS, output);
+  set(attributes, semconv.ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS, numberOrUndefined(usage.prompt_tokens_details?.cached_tokens));
+  set(
+    attributes,
+    semconv.ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS,
+    numberOrUndefined(usage.completion_tokens_details?.reasoning_tokens),
+  );
+  const total = numberOrUndefined(usage.total_tokens) ?? (input !== undefined && output !== undefined ? input + output : undefined);
+  set(attributes, semconv.ATTR_LLM_USAGE_TOTAL_TOKENS, total);
+  return attributes;
+}
+
+/** `error.type` (the error's class, e.g. `RateLimitError`) and, for HTTP errors, `http.response.status_code`. */
+export function chatErrorAttributes(error: unknown): Attributes {
+  const attributes: Attributes = { [semconv.ATTR_ERROR_TYPE]: errorType(error) };
+  const status = (error as { status?: unknown } | null | undefined)?.status;
+  if (typeof status === 'number' && Number.isInteger(status)) attributes[semconv.ATTR_HTTP_RESPONSE_STATUS_CODE] = status;
+  return attributes;
+}
+
+/** A low-cardinality name for an error: its `name` unless that is the generic `Error`, else its class name. */
+export function errorType(error: unknown): string {
+  if (!error || typeof error !== 'object') return semconv.ERROR_TYPE_OTHER;
+  const name = (error as { name?: unknown }).name;
+  if (typeof name === 'string' && name && name !== 'Error') return name;
+  const className = (error as object).constructor?.name;
+  if (typeof className === 'string' && className && className !== 'Object') return className;
+  return typeof name === 'string' && name ? name : semconv.ERROR_TYPE_OTHER;
+}
+
+function droppedMessages(count: number): GenAIMessage {
+  return { role: '_truncated', parts: [{ type: 'text', content: `…[${count} earlier messages left out]` }] };
+}
+
+function redact<M extends GenAIMessage>(messages: M[], direction: 'input' | 'output', config: ResolvedChatTracingConfig): M[] | undefined {
+  const hook = config.redactContent;
+  if (!hook) return messages;
+  try {
+    const result = hook(messages, direction);
+    if (result === null) return undefined;
+    return Array.isArray(result) ? (result as M[]) : messages;
+  } catch (error) {
+    // Fail closed: content the app wanted rewritten must not be recorded as it was.
+    reportInternalError('redactContent hook', error);
+    return undefined;
+  }
+}
+
+function serialize(items: readonly unknown[], config: ResolvedChatTracingConfig, dropped: (count: number) => unknown): string | undefined {
+  return serializeWithinLimits(items, config.maxMessageLength, config.maxAttributeLength, dropped);
+}
+
+function outputType(format: string | undefined): string | undefined {
+  if (format === 'json_object' || format === 'json_schema') return 'json';
+  if (format === 'text') return 'text';
+  return undefined;
+}
+
+function set(attributes: Attributes, key: string, value: string | number | boolean | undefined): void {
+  if (value !== undefined) attributes[key] = value;
+}
+
+function numberOrUndefined(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+function stringOrUndefined(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}

@@ -1,0 +1,258 @@
+import { type Context, type Span, SpanStatusCode } from '@opentelemetry/api';
+import { chatErrorAttributes, chatResponseAttributes, errorType } from './attributes.js';
+import type { ResolvedChatTracingConfig } from './config.js';
+import { reportInternalError } from './report.js';
+import { ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK } from './semconv.js';
+import { ChatStreamAccumulator } from './stream-accumulator.js';
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest } from './types.js';
+
+/**
+ * One traced chat call, handed to a {@link ChatResultSettler} so a caller with its own result type (an SDK's
+ * lazy promise, a custom stream class) can report how the call ended without weft knowing that type. Every
+ * method is safe to call more than once and never throws; the span ends exactly once.
+ */
+export interface ChatCall {
+  /** The request as sent (with `stream_options.include_usage` added when weft asked for usage). */
+  readonly request: ChatCompletionRequest;
+  /** Whether the span has ended. */
+  readonly ended: boolean;
+  /**
+   * The default handling of a call's value: a stream (an async iterable, when the request streamed) is observed
+   * in place through its `Symbol.asyncIterator` and returned as the same object; anything else is recorded as
+   * the response and returned unchanged.
+   */
+  settle<V>(value: V): V;
+  /** Records a non-streamed response and ends the span. */
+  succeed(completion: unknown): void;
+  /** Records an error (ERROR status, `error.type`, an exception event, the HTTP status) and ends the span. */
+  fail(error: unknown): void;
+  /** Ends the span with what is known, e.g. when the caller took the raw HTTP response and weft will not see the body. */
+  end(): void;
+  /**
+   * Wraps a stream's chunk iterator: chunks pass through unchanged (minus the usage-only chunk weft asked for)
+   * and the span ends when the iteration completes, fails, is stopped early (`break`), or — given the request's
+   * `signal` — was aborted. Only the first iterator is observed; later ones are returned as they are.
+   */
+  observeChunks<C>(source: AsyncIterator<C>, signal?: AbortSignal): AsyncIterableIterator<C>;
+  /** Ends the span with what was received if `stream` is garbage-collected before its iteration finished. */
+  watchAbandonment(stream: object): void;
+}
+
+// Holds only the recorder (never the stream), so it cannot keep an abandoned stream alive.
+const abandonedStreams = new FinalizationRegistry<ChatCallRecorder>((call) => call.finishStream(undefined));
+
+/** The {@link ChatCall} implementation: owns the span and the stream accumulator. */
+export class ChatCallRecorder implements ChatCall {
+  private done = false;
+  private observing = false;
+  private accumulator: ChatStreamAccumulator | undefined;
+  private firstChunkAt: number | undefined;
+  private readonly startedAt = performance.now();
+
+  constructor(
+    private readonly span: Span,
+    /** The active context with this call's span, for running the request. */
+    readonly context: Context,
+    readonly request: ChatCompletionRequest,
+    private readonly config: ResolvedChatTracingConfig,
+    /** Whether weft added `include_usage`, and so must hide its effects from the caller. */
+    private readonly hideUsage: boolean,
+    private readonly secrets: readonly string[],
+  ) {}
+
+  get ended(): boolean {
+    return this.done;
+  }
+
+  settle<V>(value: V): V {
+    if (this.request.stream === true && isAsyncIterable(value)) return this.observeInPlace(value);
+    this.succeed(value);
+    return value;
+  }
+
+  succeed(completion: unknown): void {
+    if (this.done) return;
+    this.guard('response', () => {
+      if (completion && typeof completion === 'object') {
+        this.span.setAttributes(chatResponseAttributes(completion as ChatCompletion, this.config));
+      }
+    });
+    this.end();
+  }
+
+  fail(error: unknown): void {
+    if (this.done) return;
+    this.guard('error', () => {
+      this.recordStreamSoFar();
+      this.span.setAttributes(chatErrorAttributes(error));
+      const message = this.scrub(error instanceof Error ? error.message : String(error));
+      const stack = error instanceof Error && error.stack ? this.scrub(error.stack) : undefined;
+      this.span.recordException({ name: errorType(error), message, stack });
+      this.span.setStatus({ code: SpanStatusCode.ERROR, message });
+    });
+    this.end();
+  }
+
+  end(): void {
+    if (this.done) return;
+    this.done = true;
+    abandonedStreams.unregister(this);
+    this.span.end();
+  }
+
+  /** Ends a stream's span: as failed if `signal` was aborted, else with what was received. */
+  finishStream(signal: AbortSignal | undefined): void {
+    if (this.done) return;
+    if (signal?.aborted) {
+      this.fail(abortReason(signal));
+      return;
+    }
+    this.guard('stream end', () => this.recordStreamSoFar());
+    this.end();
+  }
+
+  watchAbandonment(stream: object): void {
+    if (!this.done) abandonedStreams.register(stream, this, this);
+  }
+
+  observeChunks<C>(source: AsyncIterator<C>, signal?: AbortSignal): AsyncIterableIterator<C> {
+    if (this.observing || this.done) return passThrough(source);
+    this.observing = true;
+    return observedIterator(source, this, signal);
+  }
+
+  /** Records one chunk; returns true when the chunk must be hidden from the caller. */
+  onChunk(chunk: unknown): boolean {
+    if (this.done) return false;
+    this.guard('stream chunk', () => {
+      this.firstChunkAt ??= performance.now();
+      (this.accumulator ??= new ChatStreamAccumulator(this.config.captureOutput)).add(chunk as ChatCompletionChunk);
+    });
+    if (!this.hideUsage || !chunk || typeof chunk !== 'object') return false;
+    const { choices, usage } = chunk as { choices?: unknown; usage?: unknown };
+    if (usage && Array.isArray(choices) && choices.length === 0) return true;
+    // With include_usage every other chunk carries `usage: null`, which the caller would not have seen.
+    if (usage === null) delete (chunk as { usage?: unknown }).usage;
+    return false;
+  }
+
+  private observeInPlace<V>(stream: V & AsyncIterable<unknown>): V {
+    const original = stream[Symbol.asyncIterator];
+    const call = this;
+    try {
+      Object.defineProperty(stream, Symbol.asyncIterator, {
+        configurable: true,
+        writable: true,
+        value: function observedAsyncIterator(this: unknown) {
+          return call.observeChunks(original.call(this));
+        },
+      });
+    } catch (error) {
+      // A frozen stream cannot be observed in place; returning it unobserved keeps the caller's type.
+      reportInternalError('stream observation', error);
+      this.end();
+      return stream;
+    }
+    this.watchAbandonment(stream);
+    return stream;
+  }
+
+  private recordStreamSoFar(): void {
+    if (this.firstChunkAt !== undefined) {
+      this.span.setAttribute(ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK, (this.firstChunkAt - this.startedAt) / 1000);
+    }
+    if (this.accumulator) this.span.setAttributes(chatResponseAttributes(this.accumulator.toCompletion(), this.config));
+  }
+
+  private scrub(text: string): string {
+    let out = text;
+    for (const secret of this.secrets) out = out.split(secret).join('[REDACTED]');
+    return out;
+  }
+
+  private guard(kind: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (error) {
+      reportInternalError(kind, error);
+    }
+  }
+}
+
+/** An iterator over `source` that reports to `call`. One `then` per chunk, no generator, so no added latency. */
+function observedIterator<C>(source: AsyncIterator<C>, call: ChatCallRecorder, signal: AbortSignal | undefined): AsyncIterableIterator<C> {
+  let finished = false;
+  const onResult = (result: IteratorResult<C>): IteratorResult<C> | Promise<IteratorResult<C>> => {
+    if (finished) return result;
+    if (result.done) {
+      finished = true;
+      call.finishStream(signal);
+      return result;
+    }
+    return call.onChunk(result.value) ? source.next().then(onResult, onError) : result;
+  };
+  const onError = (error: unknown): never => {
+    if (!finished) {
+      finished = true;
+      call.fail(error);
+    }
+    throw error;
+  };
+  return {
+    next(...args: [] | [undefined]) {
+      let pending: Promise<IteratorResult<C>>;
+      try {
+        pending = source.next(...args);
+      } catch (error) {
+        return Promise.reject(onError(error));
+      }
+      return pending.then(onResult, onError);
+    },
+    return(value?: unknown) {
+      if (!finished) {
+        finished = true;
+        call.finishStream(undefined);
+      }
+      return typeof source.return === 'function'
+        ? source.return(value)
+        : Promise.resolve({ done: true, value } as IteratorResult<C>);
+    },
+    throw(error?: unknown) {
+      if (typeof source.throw === 'function') return source.throw(error).then(onResult, onError);
+      return Promise.reject(onError(error));
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
+function passThrough<C>(source: AsyncIterator<C>): AsyncIterableIterator<C> {
+  if (typeof (source as Partial<AsyncIterableIterator<C>>)[Symbol.asyncIterator] === 'function') {
+    return source as AsyncIterableIterator<C>;
+  }
+  return {
+    next: (...args: [] | [undefined]) => source.next(...args),
+    return: (value?: unknown) =>
+      typeof source.return === 'function' ? source.return(value) : Promise.resolve({ done: true, value } as IteratorResult<C>),
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  const reason: unknown = signal.reason;
+  if (reason !== undefined) return reason;
+  const error = new Error('The operation was aborted.');
+  error.name = 'AbortError';
+  return error;
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function'
+  );
+}

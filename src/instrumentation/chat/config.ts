@@ -1,0 +1,156 @@
+import { diag } from '@opentelemetry/api';
+import { WeftConfigError } from '../../config/index.js';
+import type { GenAIMessage } from './types.js';
+
+/** Which message content a chat span records: `true` both sides, `'input'`, `'output'`, or `false` neither. */
+export type CaptureContent = boolean | 'input' | 'output';
+
+/**
+ * Rewrites or redacts messages before they are recorded. Called once for the input side (the request's
+ * messages, system messages included) and once for the output side (one message per choice), with messages
+ * already in the GenAI schema. Return a new array to replace them, `null` to record none of them, or nothing
+ * to keep them (you may edit them in place). If it throws, that side's content is left out.
+ *
+ * @example
+ * redactContent: (messages) => messages.map((m) => ({
+ *   ...m,
+ *   parts: m.parts.map((p) => (p.type === 'text' ? { ...p, content: p.content.replace(/\d{16}/g, '[card]') } : p)),
+ * }))
+ */
+export type ContentRedactor = (
+  messages: GenAIMessage[],
+  direction: 'input' | 'output',
+) => GenAIMessage[] | null | undefined | void;
+
+/** Options for how chat calls are recorded. Shared by the `openai` instrumentation and weft's own client. */
+export interface ChatTracingConfig {
+  /**
+   * Record message content (`gen_ai.input.messages`, `gen_ai.system_instructions`, tool schemas in
+   * `gen_ai.tool.definitions`, `gen_ai.output.messages`)? Default: env `WEFT_CAPTURE_CONTENT`
+   * (`all` | `input` | `output` | `none`), else env `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`
+   * (`true` | `false`), else `true`. Model, parameters, usage and finish reasons are always recorded.
+   */
+  captureContent?: CaptureContent;
+  /** A hook that may rewrite or redact messages before they are recorded. See {@link ContentRedactor}. */
+  redactContent?: ContentRedactor;
+  /**
+   * Longest a single recorded message may be, in characters of its JSON. Longer text is cut and marked
+   * `…[truncated N chars]`; the JSON stays valid. Default 32768.
+   */
+  maxMessageLength?: number;
+  /**
+   * Longest a content attribute may be, in characters. Default: the SDK's span attribute length limit
+   * (`OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT`, `OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT`) when set, else 262144.
+   * Messages are shortened to fit rather than leaving the SDK to cut the JSON mid-way.
+   */
+  maxAttributeLength?: number;
+  /**
+   * On streamed calls that did not ask for usage, ask for it (`stream_options.include_usage`) so the span
+   * has token counts, and hide the extra usage-only chunk (and the `usage: null` fields that come with it)
+   * from the caller, who sees exactly the chunks they would have seen. Turn off for servers that reject
+   * `stream_options`. Default `true`.
+   */
+  requestStreamUsage?: boolean;
+}
+
+/** {@link ChatTracingConfig} with every default applied and checked; build it with {@link resolveChatTracingConfig}. */
+export interface ResolvedChatTracingConfig {
+  readonly captureInput: boolean;
+  readonly captureOutput: boolean;
+  readonly redactContent: ContentRedactor | undefined;
+  readonly maxMessageLength: number;
+  readonly maxAttributeLength: number;
+  readonly requestStreamUsage: boolean;
+}
+
+/** Environment variables read by {@link resolveChatTracingConfig}. */
+export const CHAT_TRACING_ENV = {
+  captureContent: 'WEFT_CAPTURE_CONTENT',
+  otelCaptureContent: 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT',
+  spanAttributeLengthLimit: 'OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT',
+  attributeLengthLimit: 'OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT',
+} as const;
+
+const DEFAULT_MAX_MESSAGE_LENGTH = 32_768;
+const DEFAULT_MAX_ATTRIBUTE_LENGTH = 262_144;
+/** Below this a message cannot hold even its structure and the truncation marker. */
+const MIN_LENGTH = 256;
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Applies defaults and environment variables to a {@link ChatTracingConfig}. Options win over the
+ * environment. Throws {@link WeftConfigError} for a value weft cannot use.
+ */
+export function resolveChatTracingConfig(config: ChatTracingConfig = {}, env: Env = process.env): ResolvedChatTracingConfig {
+  const capture = resolveCapture(config.captureContent, env);
+  const attributeLimit = envLimit(env);
+  const maxAttributeLength = checkLength(
+    config.maxAttributeLength ?? Math.min(attributeLimit ?? DEFAULT_MAX_ATTRIBUTE_LENGTH, DEFAULT_MAX_ATTRIBUTE_LENGTH),
+    'maxAttributeLength',
+  );
+  const maxMessageLength = Math.min(
+    checkLength(config.maxMessageLength ?? DEFAULT_MAX_MESSAGE_LENGTH, 'maxMessageLength'),
+    maxAttributeLength,
+  );
+  if (config.redactContent !== undefined && typeof config.redactContent !== 'function') {
+    throw new WeftConfigError('redactContent', undefined, 'weft: option `redactContent` must be a function.');
+  }
+  return {
+    captureInput: capture === true || capture === 'input',
+    captureOutput: capture === true || capture === 'output',
+    redactContent: config.redactContent,
+    maxMessageLength,
+    maxAttributeLength: Math.min(maxAttributeLength, attributeLimit ?? Number.POSITIVE_INFINITY),
+    requestStreamUsage: config.requestStreamUsage ?? true,
+  };
+}
+
+function resolveCapture(option: CaptureContent | undefined, env: Env): CaptureContent {
+  if (option !== undefined) {
+    if (option === true || option === false || option === 'input' || option === 'output') return option;
+    throw new WeftConfigError(
+      'captureContent',
+      CHAT_TRACING_ENV.captureContent,
+      `weft: option \`captureContent\` must be true, false, 'input' or 'output', got ${JSON.stringify(option)}.`,
+    );
+  }
+  const weft = env[CHAT_TRACING_ENV.captureContent]?.trim().toLowerCase();
+  if (weft) {
+    const byName: Record<string, CaptureContent> = { all: true, true: true, input: 'input', output: 'output', none: false, false: false };
+    const value = byName[weft];
+    if (value === undefined) {
+      throw new WeftConfigError(
+        'captureContent',
+        CHAT_TRACING_ENV.captureContent,
+        `weft: env ${CHAT_TRACING_ENV.captureContent} must be one of all, input, output, none; got "${weft}".`,
+      );
+    }
+    return value;
+  }
+  const otel = env[CHAT_TRACING_ENV.otelCaptureContent]?.trim().toLowerCase();
+  if (otel) {
+    if (['true', '1', 'yes', 'span_only', 'span_and_event'].includes(otel)) return true;
+    if (['false', '0', 'no', 'no_content', 'event_only'].includes(otel)) return false;
+    // The variable is shared with other instrumentations, so an unknown value is theirs to reject, not ours.
+    diag.warn(`weft: ignoring ${CHAT_TRACING_ENV.otelCaptureContent}="${otel}" (expected true or false).`);
+  }
+  return true;
+}
+
+function envLimit(env: Env): number | undefined {
+  for (const name of [CHAT_TRACING_ENV.spanAttributeLengthLimit, CHAT_TRACING_ENV.attributeLengthLimit]) {
+    const raw = env[name]?.trim();
+    if (!raw) continue;
+    const value = Number(raw);
+    if (Number.isInteger(value) && value > 0) return value;
+  }
+  return undefined;
+}
+
+function checkLength(value: number, option: string): number {
+  if (!Number.isInteger(value) || value < MIN_LENGTH) {
+    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be an integer ≥ ${MIN_LENGTH}, got ${value}.`);
+  }
+  return value;
+}

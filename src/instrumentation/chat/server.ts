@@ -1,0 +1,56 @@
+import { GEN_AI_PROVIDER_OPENAI } from './semconv.js';
+
+/** Where a chat call goes: `server.address`, `server.port`, and the `gen_ai.provider.name` it implies. */
+export interface ChatServer {
+  readonly address: string | undefined;
+  readonly port: number | undefined;
+  readonly providerName: string;
+}
+
+// Hosts of providers with an OpenAI-compatible endpoint, by host suffix, mapped to semconv provider names.
+const PROVIDERS_BY_HOST: ReadonlyArray<readonly [suffix: string, provider: string]> = [
+  ['openai.azure.com', 'azure.ai.openai'],
+  ['services.ai.azure.com', 'azure.ai.inference'],
+  ['models.inference.ai.azure.com', 'azure.ai.inference'],
+  ['models.ai.azure.com', 'azure.ai.inference'],
+  ['api.groq.com', 'groq'],
+  ['api.deepseek.com', 'deepseek'],
+  ['api.mistral.ai', 'mistral_ai'],
+  ['api.x.ai', 'x_ai'],
+  ['api.perplexity.ai', 'perplexity'],
+  ['api.anthropic.com', 'anthropic'],
+  ['api.cohere.ai', 'cohere'],
+  ['api.cohere.com', 'cohere'],
+  ['generativelanguage.googleapis.com', 'gcp.gemini'],
+  ['aiplatform.googleapis.com', 'gcp.vertex_ai'],
+  ['cloud.ibm.com', 'ibm.watsonx.ai'],
+];
+
+/**
+ * Reads the server from a client's base URL. The provider is taken from well-known hosts; anything else
+ * (api.openai.com, a proxy, a local server) counts as `openai`, whose API it speaks. `providerName` overrides.
+ */
+export function chatServer(serverUrl: string | undefined, providerName?: string): ChatServer {
+  let address: string | undefined;
+  let port: number | undefined;
+  if (serverUrl) {
+    try {
+      const url = new URL(serverUrl);
+      address = url.hostname.replace(/^\[(.*)\]$/, '$1') || undefined;
+      port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : url.protocol === 'http:' ? 80 : undefined;
+    } catch {
+      // Not a URL: record no server rather than a wrong one.
+    }
+  }
+  return { address, port, providerName: providerName ?? providerFor(address) };
+}
+
+function providerFor(host: string | undefined): string {
+  if (!host) return GEN_AI_PROVIDER_OPENAI;
+  const lower = host.toLowerCase();
+  if (lower.startsWith('bedrock') && lower.endsWith('.amazonaws.com')) return 'aws.bedrock';
+  for (const [suffix, provider] of PROVIDERS_BY_HOST) {
+    if (lower === suffix || lower.endsWith(`.${suffix}`)) return provider;
+  }
+  return GEN_AI_PROVIDER_OPENAI;
+}

@@ -1,0 +1,160 @@
+/**
+ * Serializes recorded messages to JSON within size limits, cutting long text inside each message rather than
+ * the JSON itself, so the attribute always parses. A cut is marked in the text: `…[truncated N chars]`.
+ */
+
+/** Keys whose values describe structure, not content: never cut. */
+const STRUCTURAL_KEYS = new Set(['type', 'role', 'id', 'name', 'finish_reason', 'mime_type', 'modality', 'file_id']);
+/** Room kept for one marker, e.g. `…[truncated 1234567 chars]`. */
+const MARKER_ROOM = 32;
+/** Below this an item is not worth keeping: it would hold little more than its marker. */
+const MIN_ITEM_LENGTH = 128;
+
+/** The text put where content was cut. */
+export function truncationMarker(removedChars: number): string {
+  return `…[truncated ${removedChars} chars]`;
+}
+
+/**
+ * JSON of `items` as an array, each item at most `maxItemLength` characters and the whole at most
+ * `maxTotalLength`. When even short items do not fit, the oldest are left out and `droppedMarker(count)` is put
+ * first in their place. Returns undefined when nothing fits.
+ */
+export function serializeWithinLimits(
+  items: readonly unknown[],
+  maxItemLength: number,
+  maxTotalLength: number,
+  droppedMarker: (count: number) => unknown,
+): string | undefined {
+  let encoded = items.map((item) => encodeItem(item, maxItemLength));
+  if (totalLength(encoded) <= maxTotalLength) return `[${encoded.join(',')}]`;
+
+  // Too long together: give every item an equal share of what is left after the short ones.
+  let dropped = 0;
+  let cap = shareCap(encoded, maxTotalLength);
+  while (cap < MIN_ITEM_LENGTH && encoded.length > 1) {
+    dropped += 1;
+    encoded = encoded.slice(1);
+    cap = shareCap([JSON.stringify(droppedMarker(dropped)), ...encoded], maxTotalLength);
+  }
+  if (cap < MIN_ITEM_LENGTH) return undefined;
+  const kept = items.slice(dropped).map((item, i) => (encoded[i]!.length > cap ? encodeItem(item, cap) : encoded[i]!));
+  const all = dropped > 0 ? [JSON.stringify(droppedMarker(dropped)), ...kept] : kept;
+  const json = `[${all.join(',')}]`;
+  return json.length <= maxTotalLength ? json : undefined;
+}
+
+function totalLength(encoded: readonly string[]): number {
+  let total = 2 + Math.max(0, encoded.length - 1);
+  for (const item of encoded) total += item.length;
+  return total;
+}
+
+/** The largest per-item length such that all items, each capped at it, fit in `limit` (water-filling). */
+function shareCap(encoded: readonly string[], limit: number): number {
+  const lengths = encoded.map((e) => e.length).sort((a, b) => a - b);
+  let available = limit - 2 - Math.max(0, lengths.length - 1);
+  for (let i = 0; i < lengths.length; i++) {
+    const remaining = lengths.length - i;
+    const share = Math.floor(available / remaining);
+    if (lengths[i]! > share) return share;
+    available -= lengths[i]!;
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+/** JSON of one item, at most `limit` characters. */
+export function encodeItem(item: unknown, limit: number): string {
+  const json = JSON.stringify(item) ?? 'null';
+  if (json.length <= limit) return json;
+  return cutItem(item, json.length, limit);
+}
+
+interface Leaf {
+  holder: Record<string, unknown> | unknown[];
+  key: string | number;
+  value: string;
+}
+
+function cutItem(item: unknown, length: number, limit: number): string {
+  const original: unknown = JSON.parse(JSON.stringify(item));
+  const originalLeaves = collectLeaves(original);
+  if (originalLeaves.length > 0) {
+    let overflow = length - limit;
+    let cap = capFor(originalLeaves.map((leaf) => leaf.value.length), overflow + originalLeaves.length * MARKER_ROOM);
+    // Escapes make JSON longer than the text, so measure and tighten a few times before giving up.
+    for (let attempt = 0; attempt < 6 && cap >= 0; attempt++) {
+      const copy: unknown = JSON.parse(JSON.stringify(original));
+      for (const leaf of collectLeaves(copy)) {
+        if (leaf.value.length > cap) setLeaf(leaf, cutText(leaf.value, cap));
+      }
+      const json = JSON.stringify(copy);
+      if (json.length <= limit) return json;
+      overflow = json.length - limit;
+      cap -= Math.max(1, Math.ceil(overflow / Math.max(1, originalLeaves.filter((l) => l.value.length > cap).length)));
+    }
+  }
+  return JSON.stringify(fallback(original, limit));
+}
+
+/** Last resort when structure alone is too long: keep the item's structural fields and its JSON, cut, as text. */
+function fallback(item: unknown, limit: number): unknown {
+  const json = JSON.stringify(item);
+  const out: Record<string, unknown> = {};
+  if (item && typeof item === 'object' && !Array.isArray(item)) {
+    for (const key of ['role', 'type', 'name', 'finish_reason']) {
+      const value = (item as Record<string, unknown>)[key];
+      if (typeof value === 'string' && value.length <= 64) out[key] = value;
+    }
+  }
+  const room = Math.max(0, limit - JSON.stringify(out).length - 64 - MARKER_ROOM);
+  const text = cutText(json, room);
+  if ('role' in out) out.parts = [{ type: 'text', content: text }];
+  else out.content = text;
+  return out;
+}
+
+/** The cap on leaf length that removes at least `toRemove` characters in total. */
+function capFor(lengths: readonly number[], toRemove: number): number {
+  const sorted = [...lengths].sort((a, b) => b - a);
+  let removed = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    const next = sorted[i + 1] ?? 0;
+    // Lowering the cap from sorted[i] to `next` removes (sorted[i] - next) from each of the i+1 longest.
+    const step = (sorted[i]! - next) * (i + 1);
+    if (removed + step >= toRemove) return Math.max(0, sorted[i]! - Math.ceil((toRemove - removed) / (i + 1)));
+    removed += step;
+  }
+  return 0;
+}
+
+/** Cuts text to `keep` characters (not splitting a surrogate pair) and marks the cut. */
+export function cutText(text: string, keep: number): string {
+  let end = Math.max(0, Math.min(keep, text.length));
+  const code = text.charCodeAt(end - 1);
+  if (end > 0 && code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}${truncationMarker(text.length - end)}`;
+}
+
+function collectLeaves(value: unknown, out: Leaf[] = [], depth = 0): Leaf[] {
+  if (depth > 64 || !value || typeof value !== 'object') return out;
+  if (Array.isArray(value)) {
+    value.forEach((child, i) => {
+      if (typeof child === 'string') out.push({ holder: value, key: i, value: child });
+      else collectLeaves(child, out, depth + 1);
+    });
+    return out;
+  }
+  for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof child === 'string') {
+      if (!STRUCTURAL_KEYS.has(key)) out.push({ holder: value as Record<string, unknown>, key, value: child });
+    } else {
+      collectLeaves(child, out, depth + 1);
+    }
+  }
+  return out;
+}
+
+function setLeaf(leaf: Leaf, value: string): void {
+  (leaf.holder as Record<string | number, unknown>)[leaf.key] = value;
+}

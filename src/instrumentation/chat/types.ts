@@ -1,0 +1,221 @@
+/**
+ * The shapes weft reads: OpenAI-compatible chat-completion requests, responses and stream chunks (the wire),
+ * and the GenAI semantic-convention message schema weft writes. Every field is optional and loosely typed on
+ * purpose: these describe what an OpenAI-compatible server *may* send, the mapping reads them defensively,
+ * and the official `openai` types (any major from 4 on) as well as weft's own client types fit them.
+ */
+
+// ---------------------------------------------------------------------------------------------------------
+// Request
+// ---------------------------------------------------------------------------------------------------------
+
+/** One part of a multi-part message content (`text`, `image_url`, `input_audio`, `file`, `refusal`). */
+export interface ChatContentPartParam {
+  readonly type: string;
+  readonly text?: string;
+  readonly refusal?: string;
+  readonly image_url?: { readonly url: string; readonly detail?: string };
+  readonly input_audio?: { readonly data: string; readonly format: string };
+  readonly file?: { readonly file_data?: string; readonly file_id?: string; readonly filename?: string };
+}
+
+/** A tool call the assistant made, as it appears in a request's history or in a response message. */
+export interface ChatToolCall {
+  readonly id?: string;
+  readonly type?: string;
+  readonly function?: { readonly name?: string; readonly arguments?: string };
+  /** `type: 'custom'` tools (openai ≥ 5.12) carry free-form input instead of JSON arguments. */
+  readonly custom?: { readonly name?: string; readonly input?: string };
+}
+
+/** One message of the request's conversation (`system`, `developer`, `user`, `assistant`, `tool`, `function`). */
+export interface ChatMessageParam {
+  readonly role: string;
+  readonly content?: string | readonly ChatContentPartParam[] | null;
+  readonly name?: string;
+  readonly tool_calls?: readonly ChatToolCall[];
+  readonly tool_call_id?: string;
+  readonly function_call?: { readonly name?: string; readonly arguments?: string } | null;
+  readonly refusal?: string | null;
+}
+
+/** A tool the model may call (`{ type: 'function', function: { name, description, parameters } }`). */
+export interface ChatToolParam {
+  readonly type?: string;
+  readonly function?: { readonly name?: string; readonly description?: string; readonly parameters?: unknown };
+  readonly custom?: { readonly name?: string; readonly description?: string; readonly format?: unknown };
+}
+
+/** The body of `POST /chat/completions`, limited to the fields weft reads. */
+export interface ChatCompletionRequest {
+  readonly model?: string;
+  readonly messages?: readonly ChatMessageParam[];
+  readonly temperature?: number | null;
+  readonly top_p?: number | null;
+  readonly max_tokens?: number | null;
+  readonly max_completion_tokens?: number | null;
+  readonly frequency_penalty?: number | null;
+  readonly presence_penalty?: number | null;
+  readonly stop?: string | readonly string[] | null;
+  readonly seed?: number | null;
+  readonly n?: number | null;
+  readonly stream?: boolean | null;
+  readonly stream_options?: { readonly include_usage?: boolean | null } | null;
+  readonly tools?: readonly ChatToolParam[];
+  /** Legacy function definitions (before `tools`). */
+  readonly functions?: readonly { readonly name?: string; readonly description?: string; readonly parameters?: unknown }[];
+  readonly response_format?: { readonly type?: string } | null;
+  readonly service_tier?: string | null;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Response
+// ---------------------------------------------------------------------------------------------------------
+
+/** Token counts; the `*_details` breakdowns are present on newer models only. */
+export interface ChatUsage {
+  readonly prompt_tokens?: number;
+  readonly completion_tokens?: number;
+  readonly total_tokens?: number;
+  readonly prompt_tokens_details?: { readonly cached_tokens?: number | null } | null;
+  readonly completion_tokens_details?: { readonly reasoning_tokens?: number | null } | null;
+}
+
+/** The assistant message of one choice. `reasoning_content` is sent by some OpenAI-compatible servers. */
+export interface ChatResponseMessage {
+  readonly role?: string;
+  readonly content?: string | null;
+  readonly refusal?: string | null;
+  readonly tool_calls?: readonly ChatToolCall[] | null;
+  readonly function_call?: { readonly name?: string; readonly arguments?: string } | null;
+  readonly reasoning_content?: string | null;
+}
+
+export interface ChatChoice {
+  readonly index?: number;
+  readonly finish_reason?: string | null;
+  readonly message?: ChatResponseMessage;
+}
+
+/** A non-streamed response. */
+export interface ChatCompletion {
+  readonly id?: string;
+  readonly model?: string;
+  readonly choices?: readonly ChatChoice[];
+  readonly usage?: ChatUsage | null;
+  readonly service_tier?: string | null;
+  readonly system_fingerprint?: string | null;
+}
+
+/** A fragment of a tool call in a stream; `index` says which call of the choice it extends. */
+export interface ChatToolCallDelta {
+  readonly index?: number;
+  readonly id?: string;
+  readonly type?: string;
+  readonly function?: { readonly name?: string; readonly arguments?: string };
+}
+
+export interface ChatDelta {
+  readonly role?: string | null;
+  readonly content?: string | null;
+  readonly refusal?: string | null;
+  readonly reasoning_content?: string | null;
+  readonly tool_calls?: readonly ChatToolCallDelta[] | null;
+  readonly function_call?: { readonly name?: string; readonly arguments?: string } | null;
+}
+
+export interface ChatChunkChoice {
+  readonly index?: number;
+  readonly finish_reason?: string | null;
+  readonly delta?: ChatDelta;
+}
+
+/** One `data:` event of a streamed response. With `stream_options.include_usage` the last one has usage and no choices. */
+export interface ChatCompletionChunk {
+  readonly id?: string;
+  readonly model?: string;
+  readonly choices?: readonly ChatChunkChoice[];
+  readonly usage?: ChatUsage | null;
+  readonly service_tier?: string | null;
+  readonly system_fingerprint?: string | null;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// GenAI semantic-convention message schema (what weft records)
+// ---------------------------------------------------------------------------------------------------------
+
+export interface GenAITextPart {
+  type: 'text';
+  content: string;
+}
+export interface GenAIToolCallPart {
+  type: 'tool_call';
+  id?: string;
+  name: string;
+  /** Parsed JSON when the arguments were valid JSON, else the raw string. */
+  arguments?: unknown;
+}
+export interface GenAIToolCallResponsePart {
+  type: 'tool_call_response';
+  id?: string;
+  response: unknown;
+}
+export interface GenAIReasoningPart {
+  type: 'reasoning';
+  content: string;
+}
+export interface GenAIBlobPart {
+  type: 'blob';
+  modality: string;
+  mime_type?: string;
+  /** Base64. */
+  content: string;
+}
+export interface GenAIUriPart {
+  type: 'uri';
+  modality: string;
+  mime_type?: string;
+  uri: string;
+}
+export interface GenAIFilePart {
+  type: 'file';
+  modality: string;
+  mime_type?: string;
+  file_id: string;
+}
+/** Any other part, e.g. `{ type: 'refusal', content }`. */
+export interface GenAIGenericPart {
+  type: string;
+  [key: string]: unknown;
+}
+
+export type GenAIPart =
+  | GenAITextPart
+  | GenAIToolCallPart
+  | GenAIToolCallResponsePart
+  | GenAIReasoningPart
+  | GenAIBlobPart
+  | GenAIUriPart
+  | GenAIFilePart
+  | GenAIGenericPart;
+
+/** An element of `gen_ai.input.messages`. */
+export interface GenAIMessage {
+  role: string;
+  parts: GenAIPart[];
+  name?: string;
+}
+
+/** An element of `gen_ai.output.messages`: one per choice. */
+export interface GenAIOutputMessage extends GenAIMessage {
+  /** `stop`, `length`, `content_filter`, `tool_call`, `error`, or the provider's own value. */
+  finish_reason: string;
+}
+
+/** An element of `gen_ai.tool.definitions`. */
+export interface GenAIToolDefinition {
+  type: string;
+  name: string;
+  description?: string;
+  parameters?: unknown;
+}

@@ -1,0 +1,44 @@
+import { type DiagLogger, DiagLogLevel, diag } from '@opentelemetry/api';
+import { ENV } from '../config/index.js';
+
+const LEVELS: Record<string, DiagLogLevel> = {
+  none: DiagLogLevel.NONE,
+  error: DiagLogLevel.ERROR,
+  warn: DiagLogLevel.WARN,
+  info: DiagLogLevel.INFO,
+  debug: DiagLogLevel.DEBUG,
+  verbose: DiagLogLevel.VERBOSE,
+  all: DiagLogLevel.ALL,
+};
+
+/** The diagnostic level from `WEFT_LOG_LEVEL`, else `OTEL_LOG_LEVEL`, else warn. Unknown names fall back to warn. */
+export function diagLevelFromEnv(env: Record<string, string | undefined> = process.env): DiagLogLevel {
+  const name = (env[ENV.logLevel] ?? env.OTEL_LOG_LEVEL ?? 'warn').trim().toLowerCase();
+  return LEVELS[name] ?? DiagLogLevel.WARN;
+}
+
+// weft's own messages go through a component logger, so they read `@weft ...` and honour the global level.
+const logger: DiagLogger = diag.createComponentLogger({ namespace: 'weft' });
+
+// Keyed on globalThis so that the ESM and CommonJS copies of weft in one process share "once".
+const reported: Set<string> = ((globalThis as Record<symbol, unknown>)[Symbol.for('weft.diagnostics.reported')] ??=
+  new Set<string>()) as Set<string>;
+
+/**
+ * Reports a failure of weft's own machinery once per kind, through OTel's diagnostic logger. Later failures of
+ * the same kind are logged at debug level only, so a dead backend does not flood the app's logs.
+ * Messages must never contain a secret: callers pass descriptions, never headers or options.
+ */
+export function reportOnce(kind: string, message: string): void {
+  if (reported.has(kind)) {
+    logger.debug(message);
+    return;
+  }
+  reported.add(kind);
+  logger.warn(message);
+}
+
+/** Logs a debug line through weft's component logger. */
+export function debug(message: string): void {
+  logger.debug(message);
+}

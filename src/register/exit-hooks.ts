@@ -1,0 +1,97 @@
+import { reportOnce } from './diagnostics.js';
+
+const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+/** Resolves when `work` settles or after `ms`, whichever is first; never rejects. */
+function settleWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref();
+    work.then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reportOnce('exit-flush', `flushing spans at exit failed: ${(error as Error)?.message ?? error}`);
+        resolve();
+      },
+    );
+  });
+}
+
+/**
+ * Flushes spans when the process is about to end, without changing how it ends:
+ * - `beforeExit` (the event loop ran dry): flush if spans ended since the last flush. If the flush is still
+ *   stuck on a hanging backend after `timeoutMs`, exit as the process was about to, with its exit code.
+ * - SIGTERM / SIGINT: flush, then, if nobody else listens to the signal, raise it again so the process ends by
+ *   the signal exactly as it would have without weft. A second signal during the flush ends it at once.
+ * - An uncaught exception with no other handler: flush, then throw the same error again so that Node prints it
+ *   and exits with its usual code. With other handlers present, weft only flushes alongside them.
+ *
+ * `process.exit()` called by the app cannot be waited for (its `exit` event is synchronous): spans still queued
+ * then are lost, which is why the batch delay is short.
+ *
+ * @returns a function that removes the hooks.
+ */
+export function installExitHooks(
+  flush: () => Promise<void>,
+  hasNewSpans: () => boolean,
+  timeoutMs: number,
+): () => void {
+  let flushing: Promise<void> | undefined;
+  const flushOnce = (): Promise<void> => {
+    flushing ??= settleWithin(flush(), timeoutMs).finally(() => {
+      flushing = undefined;
+    });
+    return flushing;
+  };
+
+  const onBeforeExit = () => {
+    if (flushing || !hasNewSpans()) return;
+    const guard = setTimeout(() => process.exit(), timeoutMs);
+    guard.unref();
+    void flushOnce().then(() => clearTimeout(guard));
+  };
+
+  const signalHandlers = new Map<NodeJS.Signals, () => void>();
+  for (const signal of SIGNALS) {
+    const handler = () => {
+      const othersListen = process.listenerCount(signal) > 1;
+      if (othersListen) {
+        void flushOnce();
+        return;
+      }
+      const reraise = () => {
+        process.removeListener(signal, handler);
+        process.kill(process.pid, signal);
+      };
+      if (flushing) return reraise();
+      void flushOnce().then(reraise);
+    };
+    signalHandlers.set(signal, handler);
+    process.on(signal, handler);
+  }
+
+  const onUncaught = (error: unknown) => {
+    if (process.listenerCount('uncaughtException') > 1) {
+      void flushOnce();
+      return;
+    }
+    process.removeListener('uncaughtException', onUncaught);
+    void flushOnce().then(() =>
+      setImmediate(() => {
+        throw error;
+      }),
+    );
+  };
+  process.on('uncaughtException', onUncaught);
+  process.on('beforeExit', onBeforeExit);
+
+  return () => {
+    process.removeListener('beforeExit', onBeforeExit);
+    process.removeListener('uncaughtException', onUncaught);
+    for (const [signal, handler] of signalHandlers) process.removeListener(signal, handler);
+  };
+}

@@ -1,0 +1,65 @@
+import type { DiagLogger } from '@opentelemetry/api';
+import type { Instrumentation } from '@opentelemetry/instrumentation';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ConnectionOptions } from '../config/index.js';
+
+/** Batching of the export pipeline. Defaults suit an LLM app: few, large spans, exported within a second. */
+export interface BatchOptions {
+  /** Most spans held in memory while waiting for export; past it, new spans are dropped and counted. Default 2048. */
+  maxQueueSize?: number;
+  /** Most spans in one export request. Default 512. */
+  maxExportBatchSize?: number;
+  /** How long a span may wait before its batch is sent, in ms. Default 1000. */
+  scheduledDelayMillis?: number;
+  /** How long one export request may take, in ms. Default 10000. */
+  exportTimeoutMillis?: number;
+  /** Most spans kept for another attempt after an export failed for a passing reason. Default 2048. */
+  maxRetrySpans?: number;
+}
+
+/** Options of {@link weftSpanProcessor}: where and how spans are exported. */
+export interface ExportOptions extends ConnectionOptions {
+  /** Extra headers on every export request (e.g. for a proxy). They never reach a span or a log line. */
+  headers?: Record<string, string>;
+  /** Batch settings. */
+  batch?: BatchOptions;
+  /** Compress export bodies with gzip. Default false, until the trace service is known to accept it. */
+  compression?: 'gzip' | 'none';
+}
+
+/**
+ * Options of {@link register}. Every option falls back to its environment variable, then to the local dev service.
+ *
+ * @example
+ * register({ project: 'my-team/my-project', serviceName: 'support-bot' });
+ */
+export interface RegisterOptions extends ExportOptions {
+  /** `service.name` of the resource. Env: `OTEL_SERVICE_NAME`. Default: `weft-app`. */
+  serviceName?: string;
+  /** Extra resource attributes; `OTEL_RESOURCE_ATTRIBUTES` is honoured too (these win). */
+  resourceAttributes?: Record<string, string | number | boolean>;
+  /**
+   * Instrumentations to enable. Default: all of weft's (the `openai` package). Pass `[]` for none, or your own list
+   * (it replaces the default).
+   */
+  instrumentations?: Instrumentation[];
+  /** Further span processors, run before weft's exporter (e.g. to add attributes). */
+  spanProcessors?: SpanProcessor[];
+  /**
+   * Register the provider, context manager and propagators globally. Default true. With false, use
+   * `handle.tracerProvider.getTracer()` yourself; instrumentations still use this provider.
+   */
+  global?: boolean;
+  /**
+   * Flush at normal exit (`beforeExit`), on SIGTERM/SIGINT, and before an uncaught exception ends the process.
+   * Default true. Exit codes and signals are unchanged.
+   */
+  flushOnExit?: boolean;
+  /** Longest wait for the final flush at exit, in ms. Default 3000. */
+  exitFlushTimeoutMillis?: number;
+  /**
+   * Where weft and OTel report problems (OTel's diagnostic logger), at the level of `WEFT_LOG_LEVEL`, else
+   * `OTEL_LOG_LEVEL`, else warn. Default: the console. Pass `false` to keep a logger you set with `diag.setLogger`.
+   */
+  logger?: DiagLogger | false;
+}

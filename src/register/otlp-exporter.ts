@@ -1,0 +1,72 @@
+import { CompressionAlgorithm, OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
+import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
+import {
+  type IExportTraceServiceResponse,
+  type ISerializer,
+  ProtobufTraceSerializer,
+  TraceExporterMetricsHelper,
+} from '@opentelemetry/otlp-transformer';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+
+/** Called when the service accepted a request but refused some of its spans. */
+export type RejectedSpansListener = (rejectedSpans: number, errorMessage: string) => void;
+
+export interface OtlpExporterConfig {
+  url: string;
+  headers: Record<string, string>;
+  timeoutMillis: number;
+  gzip: boolean;
+  userAgent: string;
+}
+
+/**
+ * Reads an export response in either encoding. The trace service answers a protobuf export with JSON
+ * (`{"partial_success": null}` or `{"partial_success": {"rejected_spans": n, "error_message": "..."}}`), which
+ * OTel's protobuf-only reader would log as malformed on every export. Rejected spans are handed to `onRejected`
+ * and the response is reported as empty, so that weft alone decides how loudly to log them.
+ */
+export function readExportResponse(data: Uint8Array, onRejected: RejectedSpansListener): IExportTraceServiceResponse {
+  let rejected = 0;
+  let message = '';
+  const text = Buffer.from(data).toString('utf8').trim();
+  if (text === '') return {};
+  if (text.startsWith('{')) {
+    const body = JSON.parse(text) as Record<string, unknown>;
+    const partial = (body.partial_success ?? body.partialSuccess) as Record<string, unknown> | null | undefined;
+    rejected = Number(partial?.rejected_spans ?? partial?.rejectedSpans ?? 0);
+    message = String(partial?.error_message ?? partial?.errorMessage ?? '');
+  } else {
+    const partial = ProtobufTraceSerializer.deserializeResponse(data).partialSuccess;
+    rejected = Number(partial?.rejectedSpans ?? 0);
+    message = partial?.errorMessage ?? '';
+  }
+  if (rejected > 0) onRejected(rejected, message);
+  return {};
+}
+
+/**
+ * OTel's OTLP/HTTP protobuf span exporter (the same delegate, transport and retries as
+ * `@opentelemetry/exporter-trace-otlp-proto`), with a response reader that understands the trace service's
+ * JSON answers.
+ */
+export function createOtlpExporter(config: OtlpExporterConfig, onRejected: RejectedSpansListener): SpanExporter {
+  const serializer: ISerializer<ReadableSpan[], IExportTraceServiceResponse> = {
+    serializeRequest: (spans) => ProtobufTraceSerializer.serializeRequest(spans),
+    deserializeResponse: (data) => readExportResponse(data, onRejected),
+  };
+  const options = convertLegacyHttpOptions(
+    {
+      url: config.url,
+      headers: config.headers,
+      timeoutMillis: config.timeoutMillis,
+      compression: config.gzip ? CompressionAlgorithm.GZIP : CompressionAlgorithm.NONE,
+      userAgent: config.userAgent,
+    },
+    'TRACES',
+    'v1/traces',
+    { 'Content-Type': 'application/x-protobuf' },
+  );
+  return new OTLPExporterBase(
+    createOtlpHttpExportDelegate(options, serializer, 'otlp_http_span_exporter', TraceExporterMetricsHelper, undefined),
+  );
+}

@@ -1,0 +1,158 @@
+import { context, DiagConsoleLogger, diag, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { type Instrumentation, registerInstrumentations } from '@opentelemetry/instrumentation';
+import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+import { contextSpanProcessors, defaultInstrumentations } from './defaults.js';
+import { diagLevelFromEnv, reportOnce } from './diagnostics.js';
+import type { ExportStats } from './export-stats.js';
+import { installExitHooks } from './exit-hooks.js';
+import type { RegisterOptions } from './options.js';
+import { buildResource } from './resource.js';
+import { weftResourceAttributes, weftSpanProcessor } from './span-processor.js';
+
+/** What {@link register} returns: the provider it built, and the means to flush and stop it. */
+export interface WeftHandle {
+  /** The tracer provider; also the global one unless `global: false` or another was registered first. */
+  readonly tracerProvider: BasicTracerProvider;
+  /** True when this provider is the global one. */
+  readonly isGlobal: boolean;
+  /** Where spans go, `{baseUrl}/otel/v1/traces`. */
+  readonly endpoint: string;
+  /** The `entity/project` spans are routed to. */
+  readonly project: string;
+  /** Counters of the export pipeline. */
+  readonly stats: Readonly<ExportStats>;
+  /** Spans dropped so far (queue full while the backend was down, refused, or unsent at shutdown). */
+  readonly droppedSpans: number;
+  /** The instrumentations that were enabled. */
+  readonly instrumentations: readonly Instrumentation[];
+  /** Sends every ended span now. Never rejects. */
+  forceFlush(): Promise<void>;
+  /** Flushes, unpatches the instrumentations, and stops exporting. Never rejects. Idempotent. */
+  shutdown(): Promise<void>;
+  /** Unpatches the instrumentations and keeps exporting manual spans. */
+  disableInstrumentations(): void;
+}
+
+// One registration per process, shared by the ESM and CommonJS copies of weft when both are loaded.
+const STATE_KEY = Symbol.for('weft.register.handle');
+type GlobalState = { [STATE_KEY]?: WeftHandle };
+const state = globalThis as GlobalState;
+
+function safely(what: string, work: () => Promise<void>): Promise<void> {
+  return work().catch((error: unknown) => {
+    reportOnce(`${what}-failed`, `${what} failed: ${(error as Error)?.message ?? String(error)}`);
+  });
+}
+
+/** Whether a tracer provider other than the no-op one is already the global one. */
+function anotherProviderIsGlobal(): boolean {
+  const global = trace.getTracerProvider() as { getDelegate?: () => unknown };
+  const delegate = global.getDelegate ? global.getDelegate() : global;
+  return delegate?.constructor?.name !== 'NoopTracerProvider';
+}
+
+/**
+ * Starts tracing: builds a tracer provider that exports spans as OTLP protobuf to the trace service's
+ * `{baseUrl}/otel/v1/traces`, enables weft's instrumentations, and flushes at exit. Call it once, first thing.
+ * With no options and no environment, spans go to `weft dev` on this machine.
+ *
+ * A second call warns and returns the first handle. If another global tracer provider exists, weft does not
+ * replace it: it warns, keeps its own provider non-global, and tells you to add {@link weftSpanProcessor} to yours.
+ *
+ * @throws {WeftConfigError} when an option or environment variable is malformed (nothing is started then).
+ * @example
+ * import { register } from 'weft';
+ * const weft = register({ project: 'my-team/support-bot' });
+ * // ... the app runs; chat calls of the `openai` package are traced ...
+ * await weft.shutdown();
+ */
+export function register(options: RegisterOptions = {}): WeftHandle {
+  const existing = state[STATE_KEY];
+  if (existing) {
+    diag.warn('weft: register() was called again; returning the first registration (nothing was added).');
+    return existing;
+  }
+  if (options.logger !== false) {
+    diag.setLogger(options.logger ?? new DiagConsoleLogger(), { logLevel: diagLevelFromEnv(), suppressOverrideMessage: true });
+  }
+
+  // Validate everything before anything global changes.
+  const exporting = weftSpanProcessor(options);
+  const routing = weftResourceAttributes(options);
+  const serviceName = options.serviceName ?? process.env.OTEL_SERVICE_NAME;
+  const provider = new BasicTracerProvider({
+    resource: buildResource(routing, serviceName?.trim() || undefined, options.resourceAttributes),
+    spanProcessors: [...contextSpanProcessors(), ...(options.spanProcessors ?? []), exporting],
+  });
+
+  let isGlobal = false;
+  if (options.global ?? true) {
+    if (anotherProviderIsGlobal()) {
+      reportOnce(
+        'foreign-provider',
+        'another global tracer provider is already registered; weft leaves it in place. Add weftSpanProcessor() to that provider to send its spans to the trace service.',
+      );
+    } else {
+      context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+      propagation.setGlobalPropagator(
+        new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+      );
+      trace.setGlobalTracerProvider(provider);
+      isGlobal = true;
+    }
+  }
+
+  const instrumentations = options.instrumentations ?? defaultInstrumentations();
+  let disable: (() => void) | undefined = registerInstrumentations({ tracerProvider: provider, instrumentations });
+  const disableInstrumentations = () => {
+    disable?.();
+    disable = undefined;
+  };
+
+  let lastFlushedAt = -1;
+  const forceFlush = () =>
+    safely('flush', async () => {
+      lastFlushedAt = exporting.stats.spansEnded;
+      await provider.forceFlush();
+    });
+  const removeExitHooks =
+    options.flushOnExit === false
+      ? () => {}
+      : installExitHooks(forceFlush, () => exporting.stats.spansEnded !== lastFlushedAt, options.exitFlushTimeoutMillis ?? 3000);
+
+  let stopping: Promise<void> | undefined;
+  const handle: WeftHandle = {
+    tracerProvider: provider,
+    isGlobal,
+    endpoint: exporting.endpoint,
+    project: exporting.project,
+    stats: exporting.stats,
+    get droppedSpans() {
+      return exporting.stats.spansDropped;
+    },
+    instrumentations,
+    forceFlush,
+    disableInstrumentations,
+    shutdown() {
+      stopping ??= safely('shutdown', async () => {
+        removeExitHooks();
+        disableInstrumentations();
+        try {
+          await provider.shutdown();
+        } finally {
+          if (isGlobal) {
+            trace.disable();
+            context.disable();
+            propagation.disable();
+          }
+          if (state[STATE_KEY] === handle) delete state[STATE_KEY];
+        }
+      });
+      return stopping;
+    },
+  };
+  state[STATE_KEY] = handle;
+  return handle;
+}

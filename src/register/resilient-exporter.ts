@@ -1,0 +1,108 @@
+import { type ExportResult, ExportResultCode } from '@opentelemetry/core';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { reportOnce } from './diagnostics.js';
+import type { ExportStats } from './export-stats.js';
+
+/** Statuses that will not get better by sending the same spans again. */
+function isPermanent(error: unknown): boolean {
+  const status = (error as { code?: unknown } | undefined)?.code;
+  return typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429;
+}
+
+function describe(error: unknown): string {
+  const status = (error as { code?: unknown } | undefined)?.code;
+  if (typeof status === 'number') return `HTTP ${status}`;
+  const message = error instanceof Error ? error.message : String(error);
+  // Error messages of the HTTP transport can carry a response body; keep the log line short.
+  return message.length > 200 ? `${message.slice(0, 200)}…` : message;
+}
+
+/**
+ * Wraps the OTLP exporter so that a failing backend never costs the app anything and loses as little as possible:
+ * - spans of a batch that failed for a passing reason (network, timeout, 5xx after the OTLP exporter's own
+ *   retries) are kept, up to `maxRetrySpans`, and sent again in front of the next batch, so that a flapping
+ *   backend loses nothing once it recovers;
+ * - spans refused for good (4xx other than 408/429) or beyond the bound are dropped and counted;
+ * - every failure is reported once per kind through the diagnostic logger, never thrown.
+ *
+ * It answers SUCCESS to the batch processor after accounting for the failure itself, because the processor's
+ * own handling of a failed export is to log every time and forget the spans.
+ */
+export class ResilientExporter implements SpanExporter {
+  private pending: ReadableSpan[] = [];
+  private lastFailureAt = 0;
+
+  constructor(
+    private readonly inner: SpanExporter,
+    private readonly stats: ExportStats,
+    private readonly target: string,
+    private readonly maxRetrySpans: number,
+  ) {}
+
+  export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
+    // Take the retry backlog now: concurrent exports (a flush sends batches in parallel) must not resend it twice.
+    const batch = this.pending.length > 0 ? [...this.pending, ...spans] : spans;
+    this.pending = [];
+    this.stats.spansQueued -= spans.length;
+    const settle = (result: ExportResult) => {
+      if (result.code === ExportResultCode.SUCCESS) {
+        this.stats.spansExported += batch.length;
+      } else {
+        this.onFailure(batch, result.error);
+      }
+      resultCallback({ code: ExportResultCode.SUCCESS });
+    };
+    try {
+      this.inner.export(batch, settle);
+    } catch (error) {
+      settle({ code: ExportResultCode.FAILED, error: error as Error });
+    }
+  }
+
+  private onFailure(batch: ReadableSpan[], error: unknown): void {
+    this.stats.exportFailures += 1;
+    this.lastFailureAt = Date.now();
+    if (isPermanent(error)) {
+      this.stats.spansDropped += batch.length;
+      reportOnce(
+        'export-rejected',
+        `spans were refused by ${this.target} (${describe(error)}); ${batch.length} dropped. Check the API key and project.`,
+      );
+      return;
+    }
+    // Failed spans go behind any still waiting; past the bound, the oldest are dropped.
+    const waiting = [...this.pending, ...batch];
+    const overflow = Math.max(0, waiting.length - this.maxRetrySpans);
+    this.stats.spansDropped += overflow;
+    this.pending = waiting.slice(overflow);
+    reportOnce(
+      'export-failed',
+      `could not export spans to ${this.target} (${describe(error)}); keeping up to ${this.maxRetrySpans} for the next attempt.`,
+    );
+  }
+
+  /** Spans kept for the next attempt. */
+  get spansAwaitingRetry(): number {
+    return this.pending.length;
+  }
+
+  /**
+   * Sends whatever waits for a retry, unless it failed at or after `notFailedSince`: a flush that has just seen
+   * the backend fail does not wait for it a second time.
+   */
+  async retryPending(notFailedSince = Number.POSITIVE_INFINITY): Promise<void> {
+    if (this.pending.length === 0 || this.lastFailureAt >= notFailedSince) return;
+    await new Promise<void>((resolve) => this.export([], () => resolve()));
+  }
+
+  async forceFlush(): Promise<void> {
+    await this.inner.forceFlush?.();
+  }
+
+  /** Spans still waiting for a retry are counted as dropped: there is no later attempt. */
+  async shutdown(): Promise<void> {
+    this.stats.spansDropped += this.pending.length;
+    this.pending = [];
+    await this.inner.shutdown();
+  }
+}

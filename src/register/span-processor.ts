@@ -1,0 +1,119 @@
+import type { Context } from '@opentelemetry/api';
+import { BatchSpanProcessor, type ReadableSpan, type Span, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { type Connection, joinUrl, resolveConnection, sendsKeyInClear } from '../config/index.js';
+import { WeftConfigError } from '../config/index.js';
+import { VERSION } from '../version.js';
+import { BoundedBatchProcessor } from './bounded-batch-processor.js';
+import { reportOnce } from './diagnostics.js';
+import { createExportStats, type ExportStats } from './export-stats.js';
+import type { BatchOptions, ExportOptions } from './options.js';
+import { createOtlpExporter } from './otlp-exporter.js';
+import { ResilientExporter } from './resilient-exporter.js';
+
+/** The path of the trace service's OTLP ingestion, below its base URL. */
+export const OTLP_TRACES_PATH = '/otel/v1/traces';
+
+/** A span processor that exports to the trace service, with its counters. */
+export interface WeftSpanProcessor extends SpanProcessor {
+  /** Counters of what was exported and dropped. */
+  readonly stats: Readonly<ExportStats>;
+  /** The resolved connection (the API key is not part of it). */
+  readonly endpoint: string;
+  /** The project spans are routed to. */
+  readonly project: string;
+}
+
+function positiveInt(value: number | undefined, fallback: number, option: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be a positive integer, got ${value}.`);
+  }
+  return value;
+}
+
+function resolveBatch(batch: BatchOptions = {}) {
+  return {
+    maxQueueSize: positiveInt(batch.maxQueueSize, 2048, 'batch.maxQueueSize'),
+    maxExportBatchSize: positiveInt(batch.maxExportBatchSize, 512, 'batch.maxExportBatchSize'),
+    scheduledDelayMillis: positiveInt(batch.scheduledDelayMillis, 1000, 'batch.scheduledDelayMillis'),
+    exportTimeoutMillis: positiveInt(batch.exportTimeoutMillis, 10_000, 'batch.exportTimeoutMillis'),
+    maxRetrySpans: positiveInt(batch.maxRetrySpans, 2048, 'batch.maxRetrySpans'),
+  };
+}
+
+/** The export headers: auth (spec: Bearer), the project routing the trace service reads, then the user's extras. */
+export function exportHeaders(connection: Connection, extra: Record<string, string> = {}): Record<string, string> {
+  const headers: Record<string, string> = { project_id: connection.project.id, ...extra };
+  if (connection.apiKey !== undefined) headers.Authorization = `Bearer ${connection.apiKey}`;
+  return headers;
+}
+
+/**
+ * Builds weft's export pipeline as one span processor: a counted, bounded batch queue in front of OTel's
+ * `BatchSpanProcessor`, and the OTLP/protobuf exporter to `{baseUrl}/otel/v1/traces`. `register()` uses it; add
+ * it to your own provider when you already have one (NodeSDK, another vendor's setup).
+ *
+ * Project routing also needs the resource attributes `wandb.entity` and `wandb.project`; `register()` sets them,
+ * and {@link weftResourceAttributes} gives them for your own resource.
+ *
+ * @example
+ * const sdk = new NodeSDK({ spanProcessors: [weftSpanProcessor({ project: 'team/app' })] });
+ */
+export function weftSpanProcessor(options: ExportOptions = {}): WeftSpanProcessor {
+  const connection = resolveConnection(options);
+  const batch = resolveBatch(options.batch);
+  const url = joinUrl(connection.baseUrl, OTLP_TRACES_PATH);
+  if (options.compression !== undefined && options.compression !== 'gzip' && options.compression !== 'none') {
+    throw new WeftConfigError('compression', undefined, `weft: option \`compression\` must be "gzip" or "none", got "${options.compression}".`);
+  }
+  if (sendsKeyInClear(url, connection.apiKey)) {
+    reportOnce(
+      'key-in-clear',
+      `the API key would travel unencrypted to ${new URL(url).host} (plain http to another machine); use https.`,
+    );
+  }
+  const stats = createExportStats();
+  const host = new URL(url).host;
+  const otlp = createOtlpExporter(
+    {
+      url,
+      headers: exportHeaders(connection, options.headers),
+      timeoutMillis: batch.exportTimeoutMillis,
+      gzip: options.compression === 'gzip',
+      userAgent: `weft/${VERSION}`,
+    },
+    (rejected, message) => {
+      stats.spansDropped += rejected;
+      reportOnce('export-partial', `${host} refused ${rejected} span(s): ${message.slice(0, 300)}`);
+    },
+  );
+  const exporter = new ResilientExporter(otlp, stats, host, batch.maxRetrySpans);
+  const bsp = new BatchSpanProcessor(exporter, {
+    maxQueueSize: batch.maxQueueSize,
+    maxExportBatchSize: Math.min(batch.maxExportBatchSize, batch.maxQueueSize),
+    scheduledDelayMillis: batch.scheduledDelayMillis,
+    // Later than the request's own timeout, so that every export settles through weft's accounting.
+    exportTimeoutMillis: batch.exportTimeoutMillis + 1000,
+  });
+  const bounded = new BoundedBatchProcessor(bsp, stats, batch.maxQueueSize);
+  return {
+    stats,
+    endpoint: url,
+    project: connection.project.id,
+    onStart: (span: Span, parent: Context) => bounded.onStart(span, parent),
+    onEnd: (span: ReadableSpan) => bounded.onEnd(span),
+    // The batch processor never flushes its exporter; spans kept for a retry get their attempt here.
+    forceFlush: async () => {
+      const since = Date.now();
+      await bounded.forceFlush();
+      await exporter.retryPending(since);
+    },
+    shutdown: () => bounded.shutdown(),
+  };
+}
+
+/** The resource attributes that route spans to a project in the trace service. */
+export function weftResourceAttributes(options: Pick<ExportOptions, 'project' | 'baseUrl'> = {}): Record<string, string> {
+  const { project } = resolveConnection(options);
+  return { 'wandb.entity': project.entity, 'wandb.project': project.project };
+}

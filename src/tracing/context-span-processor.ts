@@ -1,0 +1,72 @@
+import { type Context, propagation, trace } from '@opentelemetry/api';
+import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { ATTR } from './attributes.js';
+import { BAGGAGE_KEYS, scopeOf } from './context.js';
+import { reportTracingFailure } from './failures.js';
+
+/** Options of {@link WeftContextSpanProcessor}. */
+export interface WeftContextSpanProcessorOptions {
+  /**
+   * When a span starts outside any `withContext()` scope, take the thread, user and session from W3C baggage
+   * (as another service wrote it with `baggage: true`). Turns are not marked from baggage: the turn began in the
+   * service that set it. Default false.
+   */
+  fromBaggage?: boolean;
+}
+
+/**
+ * Copies the `withContext()` / `withThread()` values in scope onto every span as it starts: weft's own spans,
+ * the instrumentation's chat spans, and any other library's. Marks the outermost span of each turn with
+ * `wandb.is_turn`. `register()` installs it first in its pipeline; add it yourself to a provider of your own.
+ *
+ * @example
+ * new NodeTracerProvider({ spanProcessors: [new WeftContextSpanProcessor(), weftSpanProcessor()] });
+ */
+export class WeftContextSpanProcessor implements SpanProcessor {
+  private readonly fromBaggage: boolean;
+  // The thread each span of a thread belongs to, so a child can tell whether its parent is in the same turn.
+  private readonly threadOf = new WeakMap<object, string>();
+
+  constructor(options: WeftContextSpanProcessorOptions = {}) {
+    this.fromBaggage = options.fromBaggage ?? false;
+  }
+
+  onStart(span: Span, parentContext: Context): void {
+    try {
+      const scope = scopeOf(parentContext);
+      if (scope) {
+        span.setAttributes(scope.attributes);
+        const threadId = scope.values.threadId;
+        if (threadId === undefined) return;
+        if (scope.turn) {
+          const parent = trace.getSpan(parentContext);
+          if (!parent || this.threadOf.get(parent) !== threadId) span.setAttribute(ATTR.isTurn, true);
+        }
+        this.threadOf.set(span, threadId);
+      } else if (this.fromBaggage) {
+        this.copyBaggage(span, parentContext);
+      }
+    } catch (error) {
+      reportTracingFailure('context-processor', error);
+    }
+  }
+
+  private copyBaggage(span: Span, parentContext: Context): void {
+    const bag = propagation.getBaggage(parentContext);
+    if (!bag) return;
+    for (const key of Object.values(BAGGAGE_KEYS)) {
+      const entry = bag.getEntry(key);
+      if (entry?.value) span.setAttribute(key, entry.value);
+    }
+  }
+
+  onEnd(_span: ReadableSpan): void {}
+
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}

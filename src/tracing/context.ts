@@ -1,0 +1,138 @@
+import { type Attributes, type Context, context, createContextKey, propagation } from '@opentelemetry/api';
+import { ATTR, customAttributes } from './attributes.js';
+
+/**
+ * Values that describe where spans belong: a conversation thread, a user, a session, and metadata. Set with
+ * {@link withContext} or {@link withThread}; every span started in scope carries them (also the chat spans of
+ * the instrumentation, through `WeftContextSpanProcessor`, which `register()` installs).
+ */
+export interface WeftContext {
+  /** The conversation thread (`wandb.thread_id`). */
+  threadId?: string;
+  /**
+   * Mark the outermost spans in scope as turns of the thread (`wandb.is_turn`; the trace service then uses the
+   * span's id as the turn id, and nested spans belong to that turn). Default: true when a `threadId` is given
+   * in this scope; an inner scope without a `threadId` keeps the outer setting.
+   */
+  turn?: boolean;
+  /** The end user (`user.id`). */
+  userId?: string;
+  /** The user's session (`session.id`). */
+  sessionId?: string;
+  /** Custom attributes of every span in scope (`wandb.attributes.<key>`), merged over an outer scope's. */
+  metadata?: Record<string, unknown>;
+  /** Tags of every span in scope (`wandb.attributes.tags`), added to an outer scope's. */
+  tags?: string[];
+  /**
+   * Also put `threadId`, `userId` and `sessionId` into W3C baggage, so that they travel with outgoing requests
+   * to other services (which read them with `WeftContextSpanProcessor({ fromBaggage: true })`). Default false:
+   * baggage leaves the process, in plain HTTP headers.
+   */
+  baggage?: boolean;
+}
+
+/** A {@link WeftContext} with its span attributes worked out once, when the scope is entered. */
+export interface ContextScope {
+  readonly values: Readonly<WeftContext>;
+  /** Set on every span started in scope. */
+  readonly attributes: Attributes;
+  /** Whether the outermost spans in scope are turns. */
+  readonly turn: boolean;
+}
+
+const SCOPE_KEY = createContextKey('weft.context');
+
+/** Names of the baggage entries written with `baggage: true`. */
+export const BAGGAGE_KEYS = { threadId: ATTR.threadId, userId: ATTR.userId, sessionId: ATTR.sessionId } as const;
+
+/** The scope in `ctx`, if any. */
+export function scopeOf(ctx: Context): ContextScope | undefined {
+  return ctx.getValue(SCOPE_KEY) as ContextScope | undefined;
+}
+
+/** Merges an inner scope's values over an outer one's. */
+function merge(outer: Readonly<WeftContext> | undefined, inner: WeftContext): WeftContext {
+  if (!outer) return { ...inner, turn: inner.turn ?? inner.threadId !== undefined };
+  const threadChanged = inner.threadId !== undefined;
+  return {
+    threadId: inner.threadId ?? outer.threadId,
+    turn: inner.turn ?? (threadChanged ? true : outer.turn),
+    userId: inner.userId ?? outer.userId,
+    sessionId: inner.sessionId ?? outer.sessionId,
+    metadata: outer.metadata || inner.metadata ? { ...outer.metadata, ...inner.metadata } : undefined,
+    tags: outer.tags || inner.tags ? [...new Set([...(outer.tags ?? []), ...(inner.tags ?? [])])] : undefined,
+    baggage: inner.baggage ?? outer.baggage,
+  };
+}
+
+/** The attributes every span of a scope carries. */
+export function scopeAttributes(values: Readonly<WeftContext>): Attributes {
+  const attributes: Attributes = customAttributes(values.metadata);
+  if (values.tags?.length) attributes[ATTR.tags] = [...values.tags];
+  if (values.threadId !== undefined) attributes[ATTR.threadId] = values.threadId;
+  if (values.userId !== undefined) attributes[ATTR.userId] = values.userId;
+  if (values.sessionId !== undefined) attributes[ATTR.sessionId] = values.sessionId;
+  return attributes;
+}
+
+function checkString(value: unknown, option: string): void {
+  if (value !== undefined && (typeof value !== 'string' || value === '')) {
+    throw new TypeError(`weft: withContext() option \`${option}\` must be a non-empty string.`);
+  }
+}
+
+/** The context with `values` entered over the active scope (and baggage, when asked). */
+export function contextWith(values: WeftContext, base: Context = context.active()): Context {
+  checkString(values.threadId, 'threadId');
+  checkString(values.userId, 'userId');
+  checkString(values.sessionId, 'sessionId');
+  const merged = Object.freeze(merge(scopeOf(base)?.values, values));
+  const scope: ContextScope = { values: merged, attributes: scopeAttributes(merged), turn: merged.turn === true };
+  let ctx = base.setValue(SCOPE_KEY, scope);
+  if (merged.baggage) ctx = withBaggage(ctx, merged);
+  return ctx;
+}
+
+function withBaggage(ctx: Context, values: Readonly<WeftContext>): Context {
+  let bag = propagation.getBaggage(ctx) ?? propagation.createBaggage();
+  for (const [field, key] of Object.entries(BAGGAGE_KEYS)) {
+    const value = values[field as keyof typeof BAGGAGE_KEYS];
+    if (value !== undefined) bag = bag.setEntry(key, { value });
+  }
+  return propagation.setBaggage(ctx, bag);
+}
+
+/**
+ * Runs `fn` with thread, turn, user, session and metadata values in scope: every span started inside, in
+ * async code too, carries them. Scopes nest: inner values win, metadata merges, tags add up. Returns what
+ * `fn` returns.
+ *
+ * Attributes: `wandb.thread_id`, `wandb.is_turn` (outermost spans of a turn), `user.id`, `session.id`,
+ * `wandb.attributes.<key>` for metadata and `wandb.attributes.tags` for tags.
+ *
+ * @example
+ * await withContext({ threadId: conversation.id, userId: user.id, metadata: { plan: 'pro' } }, () =>
+ *   agent.reply(message),
+ * );
+ */
+export function withContext<R>(values: WeftContext, fn: () => R): R {
+  return context.with(contextWith(values), fn);
+}
+
+/**
+ * Runs `fn` in a conversation thread: every span inside carries `wandb.thread_id`, and the outermost spans are
+ * marked as turns (`wandb.is_turn`), so that each top-level call is one turn of the thread.
+ *
+ * @example
+ * for (const message of conversation) {
+ *   await withThread(conversationId, () => chatbot(message)); // one turn per message
+ * }
+ */
+export function withThread<R>(threadId: string, fn: () => R, options: Omit<WeftContext, 'threadId'> = {}): R {
+  return withContext({ ...options, threadId }, fn);
+}
+
+/** The thread, user, session and metadata values in scope, or `undefined` outside any {@link withContext}. */
+export function getWeftContext(): Readonly<WeftContext> | undefined {
+  return scopeOf(context.active())?.values;
+}

@@ -1,0 +1,134 @@
+import { type Attributes, context } from '@opentelemetry/api';
+import { ATTR, customAttributes } from './attributes.js';
+import { type ParameterList, parameterList } from './parameter-names.js';
+import type { ContentOptions } from './settings.js';
+import { type CallPlan, runTraced } from './traced-call.js';
+import { DEFAULT_MAX_YIELDS, traceAsyncGenerator, traceGenerator } from './traced-iterators.js';
+
+/** Options shared by {@link op}, `withSpan()` and `@traced()`. */
+export interface SpanOptions extends ContentOptions {
+  /** Name shown instead of the op name (`wandb.display_name`). */
+  displayName?: string;
+  /** The call's kind (`weave.span.kind`): e.g. `agent`, `tool`, `llm`, `retriever`, `evaluation`. */
+  kind?: string;
+  /** Custom attributes of every call (`wandb.attributes.<key>`); objects are recorded as JSON text. */
+  attributes?: Record<string, unknown>;
+}
+
+/** Options of {@link op}. */
+export interface OpOptions extends SpanOptions {
+  /** The span name (the call's op name). Default: the function's name, else `anonymous`. */
+  name?: string;
+  /** For generator functions: how many yielded values to keep as the output. Default 100; the rest are counted. */
+  maxYields?: number;
+}
+
+/** Any function op() can wrap (the `this` type is whatever the function declares). */
+// biome-ignore lint/suspicious/noExplicitAny: the wrapped function's own signature is kept exactly
+export type AnyFunction = (...args: any[]) => any;
+
+type Shape = 'plain' | 'generator' | 'async-generator';
+
+/** What op() remembers about a wrapped function, so that wrapping an op again keeps its kind. */
+interface OpInfo {
+  readonly shape: Shape;
+  readonly name: string;
+}
+const OP_INFO = Symbol.for('weft.op');
+
+/** True when `fn` was made by {@link op} (or `@traced()`). */
+export function isOp(fn: unknown): boolean {
+  return typeof fn === 'function' && OP_INFO in fn;
+}
+
+function shapeOf(fn: Function): Shape {
+  const info = (fn as { [OP_INFO]?: OpInfo })[OP_INFO];
+  if (info) return info.shape;
+  const tag = Object.prototype.toString.call(fn);
+  if (tag === '[object GeneratorFunction]') return 'generator';
+  if (tag === '[object AsyncGeneratorFunction]') return 'async-generator';
+  return 'plain';
+}
+
+/** The span plan of an op or block: its name and the attributes every call shares. */
+export function callPlan(name: string, options: SpanOptions | undefined): CallPlan {
+  const attributes: Attributes = customAttributes(options?.attributes);
+  if (options?.kind) attributes[ATTR.kind] = options.kind;
+  if (options?.displayName) attributes[ATTR.displayName] = options.displayName;
+  const content =
+    options && (options.captureContent !== undefined || options.redact || options.maxValueLength !== undefined)
+      ? { captureContent: options.captureContent, redact: options.redact, maxValueLength: options.maxValueLength }
+      : undefined;
+  return { name, attributes, content };
+}
+
+/** `{ question: 'hi', k: 3 }` from the parameter names and the arguments; unnamed ones become `argN`. */
+export function namedArguments(params: ParameterList, args: readonly unknown[]): Record<string, unknown> {
+  const named: Record<string, unknown> = {};
+  for (let i = 0; i < args.length; i++) {
+    const key = params.names[i] ?? `arg${i}`;
+    if (i === params.restIndex) {
+      named[key] = args.slice(i);
+      break;
+    }
+    named[key] = args[i];
+  }
+  return named;
+}
+
+/**
+ * Makes a traced function: the same call, the same `this`, the same result, plus one span per call.
+ * Used by {@link op} and `@traced()`; `nameFor` lets the decorator name the span after the class of `this`.
+ */
+export function traceFunction<F extends AnyFunction>(
+  fn: F,
+  options: OpOptions | undefined,
+  planFor: (thisArg: unknown) => CallPlan,
+): F {
+  const shape = shapeOf(fn);
+  const params = parameterList(fn);
+  const maxYields = options?.maxYields ?? DEFAULT_MAX_YIELDS;
+
+  const traced = function (this: unknown, ...args: unknown[]): unknown {
+    // A constructor call is passed straight through: a span per `new` is not what op() is for.
+    if (new.target) return Reflect.construct(fn, args, new.target);
+    const plan = planFor(this);
+    const inputs = () => namedArguments(params, args);
+    if (shape === 'plain') return runTraced(plan, inputs, fn, this, args);
+    const parent = context.active();
+    const inner = Reflect.apply(fn, this, args);
+    return shape === 'generator'
+      ? traceGenerator(inner, plan, parent, inputs, maxYields)
+      : traceAsyncGenerator(inner, plan, parent, inputs, maxYields);
+  };
+  Object.defineProperty(traced, 'name', { value: fn.name, configurable: true });
+  Object.defineProperty(traced, 'length', { value: fn.length, configurable: true });
+  Object.defineProperty(traced, OP_INFO, { value: { shape, name: fn.name } satisfies OpInfo });
+  return traced as F;
+}
+
+/**
+ * Traces a function. Each call makes one span, named after the function (or `options.name`), nested under the
+ * current span, with the arguments as the call's inputs (named by parameter, e.g. `{ question, k }`, else
+ * `arg0`, `arg1`, …) and the return value as its output. Async functions are traced until their promise settles;
+ * generators and async generators over their whole iteration, with the yielded values as the output. An error is
+ * recorded (ERROR status with its message, and an `exception` event) and rethrown as the same instance.
+ * `this`, the return value and the TypeScript signature are unchanged.
+ *
+ * Parameter names are read once, from the function's source; minified code shows its minified names.
+ *
+ * @example
+ * import { op } from 'weft';
+ *
+ * const predict = op(async function predict(question: string) {
+ *   const res = await openai.chat.completions.create({ model, messages: [{ role: 'user', content: question }] });
+ *   return res.choices[0]?.message.content ?? '';
+ * });
+ * await predict('What is 2 + 2?'); // span "predict", inputs { question }, output "4", with the chat span inside
+ */
+export function op<F extends AnyFunction>(fn: F, options?: OpOptions): F {
+  if (typeof fn !== 'function') throw new TypeError('weft: op() expects a function.');
+  if (isOp(fn) && options === undefined) return fn;
+  const plan = callPlan(options?.name ?? (fn.name || 'anonymous'), options);
+  return traceFunction(fn, options, () => plan);
+}

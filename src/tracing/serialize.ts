@@ -1,0 +1,280 @@
+/** Options for {@link safeStringify}. */
+export interface SerializeOptions {
+  /**
+   * Approximate upper bound on the length of the JSON text, in UTF-16 code units. Past it, strings are cut and
+   * collections stop early, each with a marker, and the text stays valid JSON (it may run over by the markers
+   * and closing brackets, a few hundred characters at most). Default {@link DEFAULT_MAX_JSON_LENGTH}.
+   */
+  maxLength?: number;
+  /** Nesting depth past which values are replaced by a marker. Default {@link DEFAULT_MAX_DEPTH}. */
+  maxDepth?: number;
+}
+
+/** Default bound on one serialized value (inputs or output of one call): 100,000 characters. */
+export const DEFAULT_MAX_JSON_LENGTH = 100_000;
+/** Default nesting depth kept by {@link safeStringify}. */
+export const DEFAULT_MAX_DEPTH = 16;
+
+/** Text of the markers, so readers (and tests) can recognise them. */
+const MARK = {
+  circular: '[Circular]',
+  depth: '[weft: max depth]',
+  unreadable: '[weft: unreadable]',
+  moreItems: (n: number) => `[weft: ${n} more items]`,
+  moreKeys: (n: number) => `[weft: ${n} more keys]`,
+  cutString: (n: number) => `…[weft: ${n} more chars]`,
+} as const;
+
+/** Key under which an object records how many of its keys were left out. */
+export const TRUNCATED_KEYS_MARKER = '…';
+
+// Smallest slice of a string kept when the budget runs out, so a cut string still says something.
+const MIN_STRING_KEEP = 32;
+
+/**
+ * Turns any value into JSON text without ever throwing. Handles what `JSON.stringify` cannot: circular
+ * references (`"[Circular]"`), BigInt (decimal string), Map (object, or `[key, value]` pairs when keys are not
+ * primitives), Set (array), Date (ISO string), Buffer, ArrayBuffer and typed arrays (a short description),
+ * Error (`{ name, message, ...own fields }`), class instances (own enumerable fields, or `"[ClassName]"` when
+ * they have none), functions (`"[Function name]"`), symbols (`"Symbol(desc)"`), `NaN`/`Infinity` (strings), and
+ * `undefined` (left out of objects, `null` in arrays and at the top). Values with `toJSON` are asked for it.
+ * Very large values are truncated with markers such as `"[weft: 120 more items]"`; the text stays valid JSON.
+ *
+ * @example
+ * const a: Record<string, unknown> = { n: 1n }; a.self = a;
+ * safeStringify(a) // '{"n":"1","self":"[Circular]"}'
+ */
+export function safeStringify(value: unknown, options: SerializeOptions = {}): string {
+  try {
+    const writer = new JsonWriter(options.maxLength ?? DEFAULT_MAX_JSON_LENGTH, options.maxDepth ?? DEFAULT_MAX_DEPTH);
+    writer.write(value, 0);
+    return writer.text();
+  } catch {
+    // Only reachable through something truly hostile (e.g. a revoked Proxy at the top); never throw into the app.
+    return JSON.stringify(MARK.unreadable);
+  }
+}
+
+class JsonWriter {
+  private readonly parts: string[] = [];
+  private length = 0;
+  private readonly ancestors = new Set<object>();
+
+  constructor(
+    private readonly maxLength: number,
+    private readonly maxDepth: number,
+  ) {}
+
+  text(): string {
+    return this.parts.join('');
+  }
+
+  private emit(s: string): void {
+    this.parts.push(s);
+    this.length += s.length;
+  }
+
+  private get exhausted(): boolean {
+    return this.length >= this.maxLength;
+  }
+
+  private emitString(s: string): void {
+    const room = Math.max(MIN_STRING_KEEP, this.maxLength - this.length);
+    if (s.length <= room) {
+      this.emit(JSON.stringify(s));
+      return;
+    }
+    this.emit(JSON.stringify(s.slice(0, room) + MARK.cutString(s.length - room)));
+  }
+
+  /** Writes one value; `undefined` at the top becomes `null` (arrays do the same; objects skip it earlier). */
+  write(value: unknown, depth: number): void {
+    switch (typeof value) {
+      case 'string':
+        this.emitString(value);
+        return;
+      case 'number':
+        this.emit(Number.isFinite(value) ? String(value) : JSON.stringify(String(value)));
+        return;
+      case 'boolean':
+        this.emit(value ? 'true' : 'false');
+        return;
+      case 'bigint':
+        this.emit(JSON.stringify(value.toString()));
+        return;
+      case 'undefined':
+        this.emit('null');
+        return;
+      case 'symbol':
+        this.emitString(value.toString());
+        return;
+      case 'function':
+        this.emitString(`[Function ${value.name || 'anonymous'}]`);
+        return;
+    }
+    if (value === null) {
+      this.emit('null');
+      return;
+    }
+    this.writeObject(value as object, depth);
+  }
+
+  private writeObject(value: object, depth: number): void {
+    if (this.ancestors.has(value)) {
+      this.emit(JSON.stringify(MARK.circular));
+      return;
+    }
+    // Everything that can throw (Proxy traps, toJSON, iterators) runs before anything is emitted, so a failure
+    // costs one marker and never leaves half-written JSON behind.
+    let shape: Shape;
+    try {
+      shape = shapeOf(value);
+    } catch {
+      shape = { leaf: MARK.unreadable };
+    }
+    if ('leaf' in shape) {
+      this.emitString(shape.leaf);
+      return;
+    }
+    if (depth >= this.maxDepth) {
+      this.emit(JSON.stringify(MARK.depth));
+      return;
+    }
+    if ('replaced' in shape) {
+      this.write(shape.replaced, depth + 1);
+      return;
+    }
+    this.ancestors.add(value);
+    try {
+      if ('items' in shape) this.writeArray(shape.items, depth);
+      else this.writeEntries(shape.entries, depth);
+    } finally {
+      this.ancestors.delete(value);
+    }
+  }
+
+  private writeArray(items: readonly unknown[], depth: number): void {
+    this.emit('[');
+    const n = items.length;
+    for (let i = 0; i < n; i++) {
+      if (i > 0) this.emit(',');
+      if (this.exhausted) {
+        this.emit(JSON.stringify(MARK.moreItems(n - i)));
+        break;
+      }
+      this.write(readSafely(() => items[i]), depth + 1);
+    }
+    this.emit(']');
+  }
+
+  private writeEntries(entries: Entries, depth: number): void {
+    this.emit('{');
+    let first = true;
+    const n = entries.length;
+    for (let i = 0; i < n; i++) {
+      const [key, read] = entries[i]!;
+      const item = readSafely(read);
+      if (item === undefined) continue;
+      if (!first) this.emit(',');
+      first = false;
+      if (this.exhausted) {
+        this.emit(`${JSON.stringify(TRUNCATED_KEYS_MARKER)}:${JSON.stringify(MARK.moreKeys(n - i))}`);
+        break;
+      }
+      this.emit(`${JSON.stringify(key)}:`);
+      this.write(item, depth + 1);
+    }
+    this.emit('}');
+  }
+}
+
+type Entries = ReadonlyArray<readonly [string, () => unknown]>;
+/** How an object is written: as one string, as another value, as an array, or as key/value entries. */
+type Shape = { leaf: string } | { replaced: unknown } | { items: readonly unknown[] } | { entries: Entries };
+
+function shapeOf(value: object): Shape {
+  const leaf = describeLeaf(value);
+  if (leaf !== undefined) return { leaf };
+  if (Array.isArray(value)) return { items: value };
+  if (value instanceof Set) return { items: [...value] };
+  if (value instanceof Map) return mapShape(value);
+  if (value instanceof Error) return { entries: errorEntries(value) };
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') {
+    const replaced: unknown = toJSON.call(value);
+    // toJSON may hand back a fresh object each time; the depth limit still bounds the recursion.
+    if (replaced !== value) return { replaced };
+  }
+  if (isBoxedPrimitive(value)) return { replaced: value.valueOf() };
+  const keys = Object.keys(value);
+  if (keys.length === 0 && !isPlainObject(value)) return { leaf: `[${constructorName(value) ?? 'Object'}]` };
+  return { entries: keys.map((k) => [k, () => (value as Record<string, unknown>)[k]] as const) };
+}
+
+function mapShape(map: Map<unknown, unknown>): Shape {
+  const entries = [...map.entries()];
+  const primitiveKeys = entries.every(([k]) => k === null || (typeof k !== 'object' && typeof k !== 'function'));
+  if (!primitiveKeys) return { items: entries };
+  return { entries: entries.map(([k, v]) => [String(k), () => v] as const) };
+}
+
+// A getter that throws (or a Proxy trap) must not stop the rest of the value from being recorded.
+function readSafely(read: () => unknown): unknown {
+  try {
+    return read();
+  } catch {
+    return MARK.unreadable;
+  }
+}
+
+/** Values summarised as one string rather than walked. */
+function describeLeaf(value: object): string | undefined {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
+  if (value instanceof RegExp) return value.toString();
+  if (ArrayBuffer.isView(value)) {
+    const name = constructorName(value) ?? 'TypedArray';
+    if (value instanceof DataView) return `[DataView: ${value.byteLength} bytes]`;
+    const items = (value as unknown as { length: number }).length;
+    return name === 'Buffer' || name === 'Uint8Array'
+      ? `[${name}: ${value.byteLength} bytes]`
+      : `[${name}: ${items} items]`;
+  }
+  if (value instanceof ArrayBuffer) return `[ArrayBuffer: ${value.byteLength} bytes]`;
+  if (typeof SharedArrayBuffer !== 'undefined' && value instanceof SharedArrayBuffer) {
+    return `[SharedArrayBuffer: ${value.byteLength} bytes]`;
+  }
+  if (value instanceof Promise) return '[Promise]';
+  if (value instanceof WeakMap) return '[WeakMap]';
+  if (value instanceof WeakSet) return '[WeakSet]';
+  return undefined;
+}
+
+function errorEntries(error: Error): Entries {
+  const entries: Array<readonly [string, () => unknown]> = [
+    ['name', () => error.name],
+    ['message', () => error.message],
+  ];
+  for (const key of Object.keys(error)) {
+    if (key !== 'name' && key !== 'message') entries.push([key, () => (error as unknown as Record<string, unknown>)[key]]);
+  }
+  if ('cause' in error && !Object.keys(error).includes('cause')) entries.push(['cause', () => error.cause]);
+  return entries;
+}
+
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === null || proto === Object.prototype;
+}
+
+function isBoxedPrimitive(value: object): value is { valueOf(): unknown } {
+  return value instanceof String || value instanceof Number || value instanceof Boolean;
+}
+
+function constructorName(value: object): string | undefined {
+  try {
+    const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+    return typeof name === 'string' && name !== '' ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}

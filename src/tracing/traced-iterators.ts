@@ -1,0 +1,120 @@
+import { type Context, context } from '@opentelemetry/api';
+import { type ActiveCall, type CallPlan, fail, startCall, succeed } from './traced-call.js';
+
+/** Default number of yielded values kept as a generator's output. */
+export const DEFAULT_MAX_YIELDS = 100;
+
+// Iterator helpers (`.map`, `.toArray` on Node 22) live on these prototypes; the wrappers inherit them so that a
+// traced generator offers everything an untraced one does.
+const ITERATOR_PROTOTYPE: object = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
+const ASYNC_ITERATOR_PROTOTYPE: object = Object.getPrototypeOf(Object.getPrototypeOf(async function* () {}.prototype));
+
+type Method = 'next' | 'return' | 'throw';
+
+/** Collects yielded values up to a bound, counting the rest, and turns them into the call's output. */
+class Yields {
+  private readonly items: unknown[] = [];
+  private count = 0;
+  constructor(private readonly max: number) {}
+  add(value: unknown): void {
+    if (this.count++ < this.max) this.items.push(value);
+  }
+  output(): unknown[] {
+    const dropped = this.count - this.items.length;
+    return dropped > 0 ? [...this.items, `[weft: ${dropped} more items]`] : this.items;
+  }
+}
+
+/**
+ * One span over a whole (sync) generator: it starts at the first `next()` (as the generator's body does), under
+ * the context in which the generator function was called; every step runs with the span active, so spans made in
+ * the body nest under it; it ends when the generator is done, returns early, or throws. The output is the yielded
+ * values (the first `maxYields`, then a count). Results of every step are passed through unchanged.
+ */
+export function traceGenerator<T, R, N>(
+  inner: Generator<T, R, N>,
+  plan: CallPlan,
+  parent: Context,
+  inputs: () => Record<string, unknown>,
+  maxYields: number,
+): Generator<T, R, N> {
+  let call: ActiveCall | undefined;
+  let state: 'new' | 'running' | 'ended' = 'new';
+  const yields = new Yields(maxYields);
+
+  const step = (method: Method, arg: unknown): IteratorResult<T, R> => {
+    if (state === 'new') {
+      call = startCall(plan, parent, inputs);
+      state = call ? 'running' : 'ended';
+    }
+    const run = () => (inner[method] as (a: unknown) => IteratorResult<T, R>).call(inner, arg);
+    if (state === 'ended' || !call) return run();
+    const active = call;
+    let result: IteratorResult<T, R>;
+    try {
+      result = context.with(active.context, run);
+    } catch (error) {
+      state = 'ended';
+      fail(active, error);
+      throw error;
+    }
+    if (result.done) {
+      state = 'ended';
+      succeed(active, yields.output());
+    } else yields.add(result.value);
+    return result;
+  };
+
+  const wrapper = Object.create(ITERATOR_PROTOTYPE) as Generator<T, R, N>;
+  wrapper.next = (...args: [] | [N]) => step('next', args[0]);
+  wrapper.return = (value: R) => step('return', value);
+  wrapper.throw = (error: unknown) => step('throw', error);
+  return wrapper;
+}
+
+/** The async counterpart of {@link traceGenerator}: the span covers the whole iteration of an async generator. */
+export function traceAsyncGenerator<T, R, N>(
+  inner: AsyncGenerator<T, R, N>,
+  plan: CallPlan,
+  parent: Context,
+  inputs: () => Record<string, unknown>,
+  maxYields: number,
+): AsyncGenerator<T, R, N> {
+  let call: ActiveCall | undefined;
+  let state: 'new' | 'running' | 'ended' = 'new';
+  const yields = new Yields(maxYields);
+
+  const step = (method: Method, arg: unknown): Promise<IteratorResult<T, R>> => {
+    if (state === 'new') {
+      call = startCall(plan, parent, inputs);
+      state = call ? 'running' : 'ended';
+    }
+    const run = () => (inner[method] as (a: unknown) => Promise<IteratorResult<T, R>>).call(inner, arg);
+    if (state === 'ended' || !call) return run();
+    const active = call;
+    return context.with(active.context, run).then(
+      (result) => {
+        if (state !== 'ended') {
+          if (result.done) {
+            state = 'ended';
+            succeed(active, yields.output());
+          } else yields.add(result.value);
+        }
+        return result;
+      },
+      (error: unknown) => {
+        if (state !== 'ended') {
+          state = 'ended';
+          fail(active, error);
+        }
+        throw error;
+      },
+    );
+  };
+
+  const wrapper = Object.create(ASYNC_ITERATOR_PROTOTYPE) as AsyncGenerator<T, R, N>;
+  wrapper.next = (...args: [] | [N]) => step('next', args[0]);
+  wrapper.return = (value: R | PromiseLike<R>) => step('return', value);
+  wrapper.throw = (error: unknown) => step('throw', error);
+  return wrapper;
+}

@@ -1,0 +1,108 @@
+import { type DiagLogger, trace } from '@opentelemetry/api';
+import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+import { afterEach, describe, expect, it } from 'vitest';
+import { register, WeftConfigError } from 'weft';
+
+const KEY = 'sk-never-print-me-1234';
+
+function configError(run: () => unknown): WeftConfigError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof WeftConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a WeftConfigError');
+}
+
+/** A diagnostic logger that keeps what it was told, so tests read exactly what a user would see. */
+function recordingLogger(): DiagLogger & { lines: string[] } {
+  const lines: string[] = [];
+  const keep = (...args: unknown[]) => {
+    lines.push(args.map(String).join(' '));
+  };
+  return { lines, error: keep, warn: keep, info: keep, debug: keep, verbose: keep };
+}
+
+afterEach(() => {
+  for (const name of ['WEFT_PROJECT', 'WEFT_BASE_URL', 'WEFT_API_KEY']) delete process.env[name];
+});
+
+describe('register() rejects bad configuration with an error that says what to fix', () => {
+  it('names the option and the variable when the project has no slash', () => {
+    const error = configError(() => register({ project: 'support-bot', apiKey: KEY }));
+    expect(error.option).toBe('project');
+    expect(error.envVar).toBe('WEFT_PROJECT');
+    expect(error.message).toContain('entity/project');
+    expect(error.message).toContain('WEFT_PROJECT');
+    expect(error.message).not.toContain(KEY);
+  });
+
+  it('reads a bad project from WEFT_PROJECT the same way', () => {
+    process.env.WEFT_PROJECT = 'a/b/c';
+    const error = configError(() => register());
+    expect(error.message).toContain('"a/b/c"');
+  });
+
+  it('names WEFT_BASE_URL when the base URL is not http(s)', () => {
+    process.env.WEFT_BASE_URL = 'ftp://example.com';
+    const error = configError(() => register({ apiKey: KEY }));
+    expect(error.option).toBe('baseUrl');
+    expect(error.message).toContain('WEFT_BASE_URL');
+    expect(error.message).toContain('http:// or https://');
+  });
+
+  it('refuses a base URL that is not a URL at all', () => {
+    expect(configError(() => register({ baseUrl: 'trace.example.com' })).message).toContain('"trace.example.com"');
+  });
+
+  it('requires a project for a service on another machine', () => {
+    const error = configError(() => register({ baseUrl: 'https://trace.example.com', apiKey: KEY }));
+    expect(error.message).toContain('is required');
+    expect(error.message).not.toContain(KEY);
+  });
+
+  it('refuses an API key with whitespace without repeating it', () => {
+    const error = configError(() => register({ apiKey: `${KEY} extra` }));
+    expect(error.envVar).toBe('WEFT_API_KEY');
+    expect(error.message).not.toContain(KEY);
+  });
+
+  it('refuses batch settings that are not positive integers', () => {
+    expect(configError(() => register({ batch: { maxQueueSize: 0 } })).option).toBe('batch.maxQueueSize');
+  });
+
+  it('starts nothing when the configuration is bad', () => {
+    configError(() => register({ project: 'nope' }));
+    const weft = register({ instrumentations: [], flushOnExit: false });
+    expect(weft.isGlobal).toBe(true);
+    return weft.shutdown();
+  });
+});
+
+describe('register() and the key on the wire', () => {
+  it('warns that a key would travel unencrypted over plain http to another host', async () => {
+    const logger = recordingLogger();
+    const weft = register({ baseUrl: 'http://trace.example.com', project: 'a/b', apiKey: KEY, instrumentations: [], flushOnExit: false, logger });
+    await weft.shutdown();
+    const printed = logger.lines.join('\n');
+    expect(printed).toContain('unencrypted');
+    expect(printed).not.toContain(KEY);
+  });
+});
+
+describe('register() next to another tracer provider', () => {
+  it('leaves a foreign global provider in place and says how to add weft to it', async () => {
+    const logger = recordingLogger();
+    const foreign = new BasicTracerProvider();
+    trace.setGlobalTracerProvider(foreign);
+
+    const weft = register({ instrumentations: [], flushOnExit: false, logger });
+    expect(weft.isGlobal).toBe(false);
+    expect((trace.getTracerProvider() as unknown as { getDelegate(): unknown }).getDelegate()).toBe(foreign);
+    expect(logger.lines.join('\n')).toContain('weftSpanProcessor()');
+
+    await weft.shutdown();
+    trace.disable();
+  });
+});

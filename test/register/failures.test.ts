@@ -1,0 +1,94 @@
+import { trace } from '@opentelemetry/api';
+import { describe, expect, it } from 'vitest';
+import { register } from 'weft';
+import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
+
+function endSpans(count: number, prefix = 's'): void {
+  const tracer = trace.getTracer('t');
+  for (let i = 0; i < count; i++) tracer.startSpan(`${prefix}${i}`).end();
+}
+
+describe('register() when the trace service misbehaves', () => {
+  it('sends spans again after 500s, once the service answers 200', async () => {
+    const receiver = await startOtlpReceiver({ reply: (_, i) => (i === 0 ? { status: 500, body: '{"detail":"boom"}' } : { status: 200 }) });
+    const weft = register({ baseUrl: receiver.url, project: 'acme/p', instrumentations: [], flushOnExit: false });
+
+    endSpans(3, 'first');
+    await weft.forceFlush();
+    expect(receiver.requests).toHaveLength(1);
+    expect(receiver.spans()).toHaveLength(0);
+
+    endSpans(1, 'second');
+    await weft.forceFlush();
+    await weft.shutdown();
+    await receiver.close();
+
+    expect(receiver.spans().map((s) => s.name).sort()).toEqual(['first0', 'first1', 'first2', 'second0']);
+    expect(weft.stats).toMatchObject({ spansExported: 4, spansDropped: 0, exportFailures: 1 });
+  });
+
+  it('neither throws nor rejects when nothing listens, and counts the spans it could not send', async () => {
+    const receiver = await startOtlpReceiver();
+    const url = receiver.url;
+    await receiver.close();
+    const weft = register({
+      baseUrl: url,
+      project: 'acme/p',
+      instrumentations: [],
+      flushOnExit: false,
+      batch: { exportTimeoutMillis: 500 },
+    });
+
+    endSpans(4);
+    await expect(weft.forceFlush()).resolves.toBeUndefined();
+    await expect(weft.shutdown()).resolves.toBeUndefined();
+    expect(weft.stats.spansExported).toBe(0);
+    expect(weft.droppedSpans).toBe(4);
+  });
+
+  it('drops and counts spans beyond the queue bound while the service hangs', async () => {
+    const receiver = await startOtlpReceiver({ reply: () => 'hang' });
+    const weft = register({
+      baseUrl: receiver.url,
+      project: 'acme/p',
+      instrumentations: [],
+      flushOnExit: false,
+      batch: { maxQueueSize: 10, maxExportBatchSize: 10, scheduledDelayMillis: 60_000, exportTimeoutMillis: 200, maxRetrySpans: 5 },
+    });
+
+    // The first full batch goes to the hanging request at once; ten more wait; the last five find no room.
+    endSpans(25);
+    expect(weft.stats.spansQueued).toBe(10);
+    expect(weft.droppedSpans).toBe(5);
+
+    await weft.shutdown();
+    await receiver.close();
+    expect(weft.stats.spansExported).toBe(0);
+    expect(weft.droppedSpans).toBe(25);
+  });
+
+  it('drops a batch the service refuses for good (401) without retrying it', async () => {
+    const receiver = await startOtlpReceiver({ reply: () => ({ status: 401, body: '{"detail":"bad key"}' }) });
+    const weft = register({ baseUrl: receiver.url, project: 'acme/p', apiKey: 'sk-refused', instrumentations: [], flushOnExit: false });
+
+    endSpans(2);
+    await weft.forceFlush();
+    await weft.shutdown();
+    await receiver.close();
+    expect(receiver.requests).toHaveLength(1);
+    expect(weft.droppedSpans).toBe(2);
+  });
+});
+
+describe('register() when the service refuses some spans of a request', () => {
+  it('counts the spans of a JSON partial_success answer as dropped', async () => {
+    const receiver = await startOtlpReceiver({
+      reply: () => ({ status: 200, body: '{"partial_success":{"rejected_spans":2,"error_message":"conflicting attribute paths"}}' }),
+    });
+    const weft = register({ baseUrl: receiver.url, project: 'acme/p', instrumentations: [], flushOnExit: false });
+    endSpans(3);
+    await weft.shutdown();
+    await receiver.close();
+    expect(weft.droppedSpans).toBe(2);
+  });
+});

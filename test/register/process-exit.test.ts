@@ -1,0 +1,122 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runNode, startNode } from '../helpers/child.js';
+import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
+
+// These run the built package in child processes (`npm test` builds first), as an app would.
+const fixture = (name: string) => `test/fixtures/register/${name}`;
+
+describe('spans survive the end of the process', () => {
+  let receiver: OtlpReceiver;
+  let env: Record<string, string>;
+
+  beforeEach(async () => {
+    receiver = await startOtlpReceiver();
+    env = { WEFT_BASE_URL: receiver.url, WEFT_PROJECT: 'acme/exits' };
+  });
+  afterEach(() => receiver.close());
+
+  it('flushes a short script that never calls shutdown()', async () => {
+    const result = await runNode([fixture('short-lived.mjs')], env);
+    expect(result.code).toBe(0);
+    expect(receiver.spans().map((s) => s.name)).toEqual(['short-lived']);
+  });
+
+  it('keeps the exit code the script set', async () => {
+    const result = await runNode([fixture('short-lived.mjs')], { ...env, FIXTURE_EXIT_CODE: '3' });
+    expect(result.code).toBe(3);
+    expect(receiver.spans()).toHaveLength(1);
+  });
+
+  it('flushes on SIGTERM and still ends by that signal', async () => {
+    const app = startNode([fixture('long-running.mjs')], env);
+    await app.waitForOutput('ready');
+    app.child.kill('SIGTERM');
+    const result = await app.exited;
+    expect(result.signal).toBe('SIGTERM');
+    expect(receiver.spans().map((s) => s.name)).toEqual(['before-signal']);
+  });
+
+  it('flushes on SIGINT and still ends by that signal', async () => {
+    const app = startNode([fixture('long-running.mjs')], env);
+    await app.waitForOutput('ready');
+    app.child.kill('SIGINT');
+    const result = await app.exited;
+    expect(result.signal).toBe('SIGINT');
+    expect(receiver.spans()).toHaveLength(1);
+  });
+
+  it("leaves SIGTERM to the app's own handler when it has one, and flushes alongside", async () => {
+    const app = startNode([fixture('long-running.mjs')], { ...env, FIXTURE_OWN_HANDLER: '1' });
+    await app.waitForOutput('ready');
+    app.child.kill('SIGTERM');
+    const result = await app.exited;
+    expect(result.stdout).toContain('app handler ran');
+    expect(result.code).toBe(7);
+    expect(receiver.spans()).toHaveLength(1);
+  });
+
+  it('flushes before an uncaught exception ends the process with its usual code and message', async () => {
+    const result = await runNode([fixture('crash.mjs')], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('app crashed on purpose');
+    expect(receiver.spans().map((s) => s.name)).toEqual(['before-crash']);
+  });
+});
+
+describe('a dead or hanging trace service at exit', () => {
+  it('neither throws nor keeps a short script alive when nothing listens', async () => {
+    const gone = await startOtlpReceiver();
+    await gone.close();
+    const result = await runNode([fixture('short-lived.mjs')], { WEFT_BASE_URL: gone.url, WEFT_PROJECT: 'a/b' });
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toMatch(/Unhandled|TypeError|at async/);
+  });
+
+  it('exits after its flush timeout when the service never answers', async () => {
+    const hanging = await startOtlpReceiver({ reply: () => 'hang' });
+    const result = await runNode([fixture('short-lived.mjs')], { WEFT_BASE_URL: hanging.url, WEFT_PROJECT: 'a/b' });
+    await hanging.close();
+    expect(result.code).toBe(0);
+    expect(hanging.requests).toHaveLength(1);
+  });
+});
+
+describe('zero-code start with weft/register', () => {
+  let receiver: OtlpReceiver;
+  beforeEach(async () => {
+    receiver = await startOtlpReceiver();
+  });
+  afterEach(() => receiver.close());
+
+  it('traces an ES module app started with --import weft/register', async () => {
+    const result = await runNode(['--import', 'weft/register', fixture('zero-code.mjs')], {
+      WEFT_BASE_URL: receiver.url,
+      WEFT_PROJECT: 'acme/zero',
+      OTEL_SERVICE_NAME: 'zero-esm',
+    });
+    expect(result.code).toBe(0);
+    const [span] = receiver.spans();
+    expect(span?.name).toBe('zero-code-esm');
+    expect(span?.resource).toMatchObject({ 'service.name': 'zero-esm', 'wandb.entity': 'acme', 'wandb.project': 'zero' });
+  });
+
+  it('traces a CommonJS app started with -r weft/register', async () => {
+    const result = await runNode(['-r', 'weft/register', fixture('zero-code.cjs')], {
+      WEFT_BASE_URL: receiver.url,
+      WEFT_PROJECT: 'acme/zero',
+    });
+    expect(result.code).toBe(0);
+    expect(receiver.spans().map((s) => s.name)).toEqual(['zero-code-cjs']);
+  });
+
+  it('starts the app untraced, with a clear warning, when the environment is wrong', async () => {
+    const result = await runNode(['--import', 'weft/register', fixture('zero-code.mjs')], {
+      WEFT_BASE_URL: receiver.url,
+      WEFT_PROJECT: 'no-slash',
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('WEFT_PROJECT');
+    expect(result.stderr).toContain('Tracing is off');
+    expect(receiver.requests).toHaveLength(0);
+  });
+});

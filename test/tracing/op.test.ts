@@ -1,0 +1,206 @@
+import { SpanStatusCode } from '@opentelemetry/api';
+import { op } from 'weft';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { childrenOf, inputsOf, named, outputOf, startHarness, type TracingHarness } from './harness.js';
+
+let h: TracingHarness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+describe('op()', () => {
+  it('names the span after the function and records named arguments and the return value', async () => {
+    const add = op(function add(a: number, b: number) {
+      return { sum: a + b };
+    });
+    const spans = await h.capture(() => add(2, 3));
+    const span = named(spans, 'add');
+    expect(inputsOf(span)).toEqual({ a: 2, b: 3 });
+    expect(outputOf(span)).toEqual({ sum: 5 });
+    expect(span.parentSpanId).toBeUndefined();
+    expect(span.scope.name).toBe('weft');
+  });
+
+  it('emits inputs and output as the only input and output keys, so the trace service de-nests them', async () => {
+    const echo = op(async function echo(text: string) {
+      return text;
+    });
+    const spans = await h.capture(() => echo('hi'));
+    const keys = Object.keys(named(spans, 'echo').attributes).sort();
+    expect(keys).toEqual(['inputs', 'output']);
+  });
+
+  it('records a string output as the string itself, not as quoted JSON', async () => {
+    const greet = op(async (name: string) => `hello ${name}`, { name: 'greet' });
+    const spans = await h.capture(() => greet('ada'));
+    expect(named(spans, 'greet').attributes.output).toBe('hello ada');
+  });
+
+  it('records numbers and booleans as typed attributes and leaves out an undefined result', async () => {
+    const count = op((items: string[]) => items.length, { name: 'count' });
+    const check = op((n: number) => n > 1, { name: 'check' });
+    const nothing = op((_x: number) => undefined, { name: 'nothing' });
+    const spans = await h.capture(() => [count(['a', 'b']), check(2), nothing(1)]);
+    expect(Number(named(spans, 'count').attributes.output)).toBe(2);
+    expect(named(spans, 'check').attributes.output).toBe(true);
+    expect(named(spans, 'nothing').attributes).not.toHaveProperty('output');
+  });
+
+  it('uses options.name over the function name', async () => {
+    const f = op(function internalName() {
+      return 1;
+    }, { name: 'Public.name' });
+    const spans = await h.capture(() => f());
+    expect(spans.map((s) => s.name)).toEqual(['Public.name']);
+  });
+
+  it('names arguments of arrow functions, defaults and rest parameters', async () => {
+    const search = op(async (query: string, limit = 5, ...filters: string[]) => [query, limit, filters], {
+      name: 'search',
+    });
+    const spans = await h.capture(() => search('cats', 3, 'a', 'b'));
+    expect(inputsOf(named(spans, 'search'))).toEqual({ query: 'cats', limit: 3, filters: ['a', 'b'] });
+  });
+
+  it('falls back to argN for destructured parameters and functions without readable source', async () => {
+    const pick = op(({ a }: { a: number }, [b]: number[]) => a + b, { name: 'pick' });
+    const bound = op(Math.max, { name: 'max' });
+    const spans = await h.capture(() => [pick({ a: 1 }, [2]), bound(1, 7)]);
+    expect(inputsOf(named(spans, 'pick'))).toEqual({ arg0: { a: 1 }, arg1: [2] });
+    expect(inputsOf(named(spans, 'max'))).toEqual({ arg0: 1, arg1: 7 });
+    expect(named(spans, 'max').attributes.output).toBe(7);
+  });
+
+  it('nests calls under the calling op, also across awaits', async () => {
+    const leaf = op(async function leaf(n: number) {
+      await new Promise((r) => setTimeout(r, 1));
+      return n * 2;
+    });
+    const root = op(async function root() {
+      const a = await leaf(1);
+      const b = await leaf(2);
+      return a + b;
+    });
+    const spans = await h.capture(() => root());
+    const rootSpan = named(spans, 'root');
+    const leaves = childrenOf(spans, rootSpan);
+    expect(leaves.map((s) => s.name)).toEqual(['leaf', 'leaf']);
+    expect(leaves.every((s) => s.traceId === rootSpan.traceId)).toBe(true);
+    expect(leaves.map((s) => inputsOf(s))).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
+  it('keeps `this` for methods', async () => {
+    class Counter {
+      step = 10;
+      add = op(function add(this: Counter, n: number) {
+        return n + this.step;
+      });
+    }
+    const counter = new Counter();
+    const spans = await h.capture(() => expect(counter.add(1)).toBe(11));
+    expect(named(spans, 'add').attributes.output).toBe(11);
+  });
+
+  it('rethrows the same error instance from a sync function and records it on the span', async () => {
+    const boom = new RangeError('out of range');
+    const fails = op(function fails(_x: number): number {
+      throw boom;
+    });
+    let caught: unknown;
+    const spans = await h.capture(() => {
+      try {
+        fails(1);
+      } catch (e) {
+        caught = e;
+      }
+    });
+    expect(caught).toBe(boom);
+    const span = named(spans, 'fails');
+    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'out of range' });
+    const event = span.events.find((e) => e.name === 'exception');
+    expect(event?.attributes['exception.type']).toBe('RangeError');
+    expect(event?.attributes['exception.message']).toBe('out of range');
+    expect(span.attributes).not.toHaveProperty('output');
+  });
+
+  it('rethrows the same rejection from an async function and records it on the span', async () => {
+    const boom = new Error('model unavailable');
+    const fails = op(async function failsLater() {
+      await Promise.resolve();
+      throw boom;
+    });
+    let caught: unknown;
+    const spans = await h.capture(() => fails().catch((e: unknown) => (caught = e)));
+    expect(caught).toBe(boom);
+    expect(named(spans, 'failsLater').status).toEqual({ code: SpanStatusCode.ERROR, message: 'model unavailable' });
+  });
+
+  it('records a thrown non-Error value and rethrows it unchanged', async () => {
+    const fails = op(function throwsString() {
+      throw 'plain string';
+    });
+    let caught: unknown;
+    const spans = await h.capture(() => {
+      try {
+        fails();
+      } catch (e) {
+        caught = e;
+      }
+    });
+    expect(caught).toBe('plain string');
+    expect(named(spans, 'throwsString').status.message).toBe('plain string');
+  });
+
+  it('returns a non-native thenable as the very same object and ends the span when it settles', async () => {
+    class Lazy implements PromiseLike<number> {
+      extra() {
+        return 'still here';
+      }
+      then<A = number, B = never>(ok?: ((v: number) => A | PromiseLike<A>) | null, ko?: ((e: unknown) => B | PromiseLike<B>) | null) {
+        return Promise.resolve(42).then(ok, ko);
+      }
+    }
+    const lazy = new Lazy();
+    const get = op(() => lazy, { name: 'get' });
+    const spans = await h.capture(async () => {
+      const result = get();
+      expect(result).toBe(lazy);
+      expect(result.extra()).toBe('still here');
+      await result;
+    });
+    expect(named(spans, 'get').attributes.output).toBe(42);
+  });
+
+  it('records display name, kind and custom attributes', async () => {
+    const judge = op(async (answer: string) => answer.length > 0, {
+      name: 'judge',
+      displayName: 'Judge (strict)',
+      kind: 'evaluation',
+      attributes: { version: 3, rubric: { strict: true } },
+    });
+    const spans = await h.capture(() => judge('yes'));
+    const attrs = named(spans, 'judge').attributes;
+    expect(attrs['wandb.display_name']).toBe('Judge (strict)');
+    expect(attrs['weave.span.kind']).toBe('evaluation');
+    expect(Number(attrs['wandb.attributes.version'])).toBe(3);
+    expect(JSON.parse(String(attrs['wandb.attributes.rubric']))).toEqual({ strict: true });
+  });
+
+  it('keeps the function name, length and exact TypeScript type', () => {
+    async function predict(question: string, k?: number): Promise<string> {
+      return `${question}${k ?? ''}`;
+    }
+    const traced = op(predict);
+    expectTypeOf(traced).toEqualTypeOf<typeof predict>();
+    expect(traced.name).toBe('predict');
+    expect(traced.length).toBe(predict.length);
+    expect(op(traced)).toBe(traced);
+  });
+
+  it('leaves the app unaffected when nothing is registered to trace', async () => {
+    // A tracer that records nothing: the wrapped function still returns its own result.
+    const f = op((x: number) => x + 1, { name: 'plain' });
+    expect(f(1)).toBe(2);
+  });
+});
