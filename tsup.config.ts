@@ -1,12 +1,12 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
-const shared = {
+const shared: Options = {
   sourcemap: true,
   target: 'node20',
   platform: 'node',
   // `weft/register` imports weft by name, so an app that also imports 'weft' shares one copy of it.
   external: ['weft'],
-} as const;
+};
 
 // Three public entry points (`weft`, `weft/register`, `weft/dev`) in ESM and CommonJS, plus the `weft` command.
 // Dependencies stay external: an app's copy of @opentelemetry/api must be the one weft uses.
@@ -16,7 +16,6 @@ export default defineConfig([
     entry: { index: 'src/index.ts', dev: 'src/dev/index.ts', register: 'src/register/auto.ts' },
     format: ['esm'],
     dts: true,
-    clean: true,
     splitting: true,
   },
   {

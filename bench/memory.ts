@@ -21,6 +21,8 @@ export interface MemoryRun {
   detail: string;
   samples: Sample[];
   dropped: number | null;
+  /** The register() handle's counters at the end (weft only). */
+  stats?: Record<string, number> | null;
 }
 
 /** A port on 127.0.0.1 that nothing listens on: bound once, then released. */
@@ -39,7 +41,7 @@ export async function benchMemory(opts: MemoryOptions, log: (s: string) => void)
   const runs: MemoryRun[] = [];
   for (const config of ['none', 'weft'] as const) {
     const job = { config, calls: opts.calls, parallel: opts.parallel, checkpoints, deadOrigin };
-    const outcome = await runChild<{ samples: Sample[]; dropped: number | null }>('memory.cjs', job, {
+    const outcome = await runChild<{ samples: Sample[]; dropped: number | null; stats: Record<string, number> | null }>('memory.cjs', job, {
       nodeArgs: ['--expose-gc'],
       timeoutMs: 240_000,
     });
@@ -68,7 +70,11 @@ export function printMemory(runs: MemoryRun[], opts: MemoryOptions): void {
   });
   const notes = [
     `${opts.calls} chat calls through the real openai client (in-process fetch, ${opts.parallel} at a time); the trace backend refuses connections.`,
-    `weft dropped spans (from the register() handle): ${weft?.ok ? String(weft.dropped ?? 'not reported') : `FAILED: ${weft?.detail}`}`,
+    weft?.ok
+      ? `weft's handle at the end: ${Object.entries(weft.stats ?? {})
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`
+      : `weft FAILED: ${weft?.detail}`,
   ];
   if (none && !none.ok) notes.push(`uninstrumented run FAILED: ${none.detail}`);
   printTable(

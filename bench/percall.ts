@@ -23,6 +23,8 @@ export interface PerCallOptions {
   rounds: number;
   warmup: number;
   calls: number;
+  /** Configurations to run; default all. */
+  only?: readonly Config[];
 }
 
 interface ModeRun {
@@ -139,7 +141,7 @@ export async function benchPerCall(opts: PerCallOptions, chat: ChatServer, sink:
   for (let round = 0; round < opts.rounds; round++) {
     for (const openai of OPENAI_PACKAGES) {
       for (const config of orderFor(round)) {
-        if (gaveUp.has(`${openai}/${config}`)) continue;
+        if (gaveUp.has(`${openai}/${config}`) || (opts.only && !opts.only.includes(config))) continue;
         const run = await runOne(openai, config, round, opts, chat, sink);
         runs.push(run);
         if (run.status === 'broken' || run.status === 'failed') gaveUp.add(`${openai}/${config}`);
@@ -151,7 +153,8 @@ export async function benchPerCall(opts: PerCallOptions, chat: ChatServer, sink:
   return { options: opts, versions, runs };
 }
 
-interface ConfigFigures {
+/** One configuration's medians over rounds, and what it adds to the uninstrumented baseline. */
+export interface ConfigFigures {
   status: string;
   detail: string;
   wall: number;
@@ -162,30 +165,29 @@ interface ConfigFigures {
   addedFirstChunk: number;
 }
 
-function figuresFor(runs: PerCallRun[], mode: 'plain' | 'stream'): Map<Config, ConfigFigures> {
+/** Medians over the rounds of one `openai` package's runs, per configuration. */
+export function figuresFor(runs: PerCallRun[], mode: 'plain' | 'stream'): Map<Config, ConfigFigures> {
   const figures = new Map<Config, ConfigFigures>();
-  const pick = (c: Config) => runs.filter((r) => r.config === c && r[mode]);
-  const baseline = pick('none').filter((r) => r.status === 'ok');
-  const baseWall = median(baseline.map((r) => r[mode]!.medianWallUs));
-  const baseCpu = median(baseline.map((r) => r[mode]!.cpuUsPerCall));
-  const baseFirst = median(baseline.map((r) => r[mode]!.medianFirstChunkUs));
+  const good = (c: Config) => runs.filter((r) => r.config === c && r.status === 'ok' && r[mode]);
+  const baseline = new Map(good('none').map((r) => [r.round, r[mode]!]));
+  // What a configuration adds is taken round by round against the uninstrumented run of the same round, then
+  // the median over rounds: drift in the machine's load between rounds then cancels out.
+  const addedBy = (ok: PerCallRun[], pick: (m: ModeSummary) => number) =>
+    median(ok.filter((r) => baseline.has(r.round)).map((r) => pick(r[mode]!) - pick(baseline.get(r.round)!)));
   for (const c of CONFIGS) {
     const all = runs.filter((r) => r.config === c);
     if (all.length === 0) continue;
     const bad = all.find((r) => r.status !== 'ok');
-    const good = pick(c).filter((r) => r.status === 'ok');
-    const wall = median(good.map((r) => r[mode]!.medianWallUs));
-    const cpu = median(good.map((r) => r[mode]!.cpuUsPerCall));
-    const firstChunk = median(good.map((r) => r[mode]!.medianFirstChunkUs));
+    const ok = good(c);
     figures.set(c, {
-      status: bad ? bad.status.toUpperCase() : `ok, ${good[0]?.spansExported ?? 0} spans/run`,
+      status: bad ? bad.status.toUpperCase() : `ok, ${ok[0]?.spansExported ?? 0} spans/run`,
       detail: bad?.detail ?? '',
-      wall,
-      cpu,
-      firstChunk,
-      added: wall - baseWall,
-      addedCpu: cpu - baseCpu,
-      addedFirstChunk: firstChunk - baseFirst,
+      wall: median(ok.map((r) => r[mode]!.medianWallUs)),
+      cpu: median(ok.map((r) => r[mode]!.cpuUsPerCall)),
+      firstChunk: median(ok.map((r) => r[mode]!.medianFirstChunkUs)),
+      added: addedBy(ok, (m) => m.medianWallUs),
+      addedCpu: addedBy(ok, (m) => m.cpuUsPerCall),
+      addedFirstChunk: addedBy(ok, (m) => m.medianFirstChunkUs),
     });
   }
   return figures;
@@ -195,7 +197,8 @@ function chunksSeen(runs: PerCallRun[], c: Config): number {
   return median(runs.filter((r) => r.config === c && r.stream).map((r) => r.stream!.chunksPerCall));
 }
 
-function bestPeer(figures: Map<Config, ConfigFigures>, key: 'added' | 'addedCpu'): number {
+/** The lowest added cost among the peers that exported their spans; NaN when none did. */
+export function bestPeer(figures: Map<Config, ConfigFigures>, key: 'added' | 'addedCpu'): number {
   const values = PEERS.map((p) => figures.get(p))
     .filter((f): f is ConfigFigures => !!f && f.status.startsWith('ok'))
     .map((f) => f[key]);
@@ -210,7 +213,11 @@ export function printPerCall(result: PerCallResult): void {
       const figures = figuresFor(runs, mode);
       const bestWall = bestPeer(figures, 'added');
       const bestCpu = bestPeer(figures, 'addedCpu');
-      const notes = ['CPU = the child process over the timed calls plus the flush that exports their spans, per call.'];
+      const notes = [
+        'CPU = the child process over the timed calls plus the flush that exports their spans, per call.',
+        'weft, arize and traceloop record message content on the span; @opentelemetry/instrumentation-openai by default',
+        'records none (it emits content as log events, and no log pipeline is set up), so it does less work per call.',
+      ];
       if (mode === 'stream') notes.push('chunks = chunks the app saw per call; it must be the same for every configuration.');
       for (const c of CONFIGS) {
         const f = figures.get(c);

@@ -4,8 +4,9 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { startChatServer } from './lib/chat-server.js';
 import { startOtlpSink } from './lib/otlp-sink.js';
+import { checkGoals } from './goals.js';
 import { benchMemory, printMemory } from './memory.js';
-import { benchPerCall, printPerCall } from './percall.js';
+import { benchPerCall, type Config, printPerCall } from './percall.js';
 import { benchStartup, printStartup } from './startup.js';
 import { benchThroughput, printThroughput } from './throughput.js';
 
@@ -16,6 +17,11 @@ const { inputMessagesBytes } = createRequire(import.meta.url)('./children/span-s
  * run to bench/results/latest.json. `--quick` is a smoke run: the same steps with far fewer calls.
  */
 const quick = process.argv.includes('--quick');
+// `--only none,weft` runs the per-call benchmark for those configurations only (while developing).
+const onlyArg = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const only = onlyArg ? (onlyArg.split(',') as Config[]) : undefined;
+// `--per-call-only` skips the other benchmarks.
+const perCallOnly = process.argv.includes('--per-call-only');
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 const machine = {
@@ -38,8 +44,13 @@ async function main(): Promise<void> {
   const sink = await startOtlpSink();
   try {
     log('per-call overhead…');
-    const perCall = await benchPerCall(quick ? { rounds: 2, warmup: 50, calls: 200 } : { rounds: 4, warmup: 200, calls: 800 }, chat, sink, log);
+    const perCallOptions = quick ? { rounds: 2, warmup: 50, calls: 200 } : { rounds: 4, warmup: 200, calls: 800 };
+    const perCall = await benchPerCall({ ...perCallOptions, only }, chat, sink, log);
     printPerCall(perCall);
+    if (perCallOnly) {
+      checkGoals(perCall, undefined);
+      return;
+    }
 
     log('export throughput…');
     const throughputOptions = quick ? { rounds: 2, spans: 4000, burst: 100 } : { rounds: 3, spans: 30_000, burst: 100 };
@@ -56,6 +67,8 @@ async function main(): Promise<void> {
     const memory = await benchMemory(memoryOptions, log);
     printMemory(memory, memoryOptions);
 
+    const goals = checkGoals(perCall, throughput);
+
     const results = {
       machine,
       elapsedSeconds: (Date.now() - started) / 1000,
@@ -63,6 +76,7 @@ async function main(): Promise<void> {
       throughput: { options: throughputOptions, runs: throughput },
       startup: { options: startupOptions, runs: startup },
       memory: { options: memoryOptions, runs: memory },
+      goals,
     };
     const dir = fileURLToPath(new URL('./results/', import.meta.url));
     mkdirSync(dir, { recursive: true });

@@ -38,8 +38,8 @@ async function main() {
     done += batch;
     if (checkpoints.has(done)) samples.push(sample(done));
   }
-  const dropped = typeof handle?.droppedSpans === 'function' ? handle.droppedSpans() : (handle?.droppedSpans ?? null);
-  process.stdout.write(`${JSON.stringify({ samples, dropped })}\n`);
+  const dropped = handle ? handle.droppedSpans : null;
+  process.stdout.write(`${JSON.stringify({ samples, dropped, stats: handle ? { ...handle.stats } : null })}\n`);
   process.exit(0);
 }
 

@@ -68,7 +68,7 @@ async function main() {
   const plain = await measure(plainCall);
   const stream = await measure(streamedCall);
   await configured.shutdown();
-  process.stdout.write(`${JSON.stringify({ plain, stream, dropped: configured.handle?.droppedSpans ?? null })}\n`);
+  process.stdout.write(`${JSON.stringify({ plain, stream, dropped: configured.handle ? configured.handle.droppedSpans : null })}\n`);
 }
 
 main().catch((err) => {

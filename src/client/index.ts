@@ -1,1 +1,49 @@
-export {};
+/**
+ * weft's typed client: `new Client()` with `trace`, `inference` and `training`, over one HTTP core.
+ */
+export { Client, type ClientOptions } from './client.js';
+export {
+  type CallOptions,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  HttpCore,
+  type HttpCoreOptions,
+  type HttpMethod,
+  MultipartBody,
+  type FileContent,
+  type RawResponse,
+  type RequestOptions,
+  type ResponseBody,
+  ResponseStream,
+  type RetryEvent,
+  type BackoffOptions,
+  type ValidationIssue,
+  WeftAbortError,
+  WeftApiError,
+  WeftAuthenticationError,
+  WeftBadRequestError,
+  WeftConflictError,
+  WeftConnectionError,
+  WeftError,
+  WeftNotFoundError,
+  WeftParseError,
+  WeftPermissionError,
+  WeftQuotaExceededError,
+  WeftRateLimitError,
+  WeftServerError,
+  WeftTimeoutError,
+  WeftValidationError,
+  encodePath,
+} from './core/index.js';
+export {
+  TraceClient,
+  type CallNode,
+  type CallStartInput,
+  type CallEndInput,
+  type CallUpsertBatchInput,
+  type CallsIterateOptions,
+  type TraceTypes,
+} from './trace/index.js';
+export type { CallSchema, CallsQueryReq, ObjSchema, TableRowSchema, ThreadSchema } from './trace/types/index.js';
+export * from './inference/index.js';
+export * from './training/index.js';

@@ -57,11 +57,19 @@ function checkField(value: unknown, spec: FieldSpec, loc: (string | number)[], i
       if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) fail();
       return;
     case 'array':
-      if (!Array.isArray(value)) return fail();
-      if (spec.items) value.forEach((item, i) => checkField(item, spec.items as FieldSpec, [...loc, i], issues));
+      if (!Array.isArray(value)) {
+        fail();
+        return;
+      }
+      if (spec.items) {
+        for (const [i, item] of value.entries()) checkField(item, spec.items, [...loc, i], issues);
+      }
       return;
     case 'object':
-      if (!isPlainObject(value)) return fail();
+      if (!isPlainObject(value)) {
+        fail();
+        return;
+      }
       if (spec.fields) checkObject(value, { fields: spec.fields, strict: spec.strict }, loc, issues);
       return;
   }

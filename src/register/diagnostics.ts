@@ -21,8 +21,10 @@ export function diagLevelFromEnv(env: Record<string, string | undefined> = proce
 const logger: DiagLogger = diag.createComponentLogger({ namespace: 'weft' });
 
 // Keyed on globalThis so that the ESM and CommonJS copies of weft in one process share "once".
-const reported: Set<string> = ((globalThis as Record<symbol, unknown>)[Symbol.for('weft.diagnostics.reported')] ??=
-  new Set<string>()) as Set<string>;
+const REPORTED_KEY = Symbol.for('weft.diagnostics.reported');
+const shared = globalThis as { [REPORTED_KEY]?: Set<string> };
+shared[REPORTED_KEY] ??= new Set<string>();
+const reported = shared[REPORTED_KEY];
 
 /**
  * Reports a failure of weft's own machinery once per kind, through OTel's diagnostic logger. Later failures of

@@ -1,5 +1,5 @@
-export { type ExportStats } from './export-stats.js';
-export { type BatchOptions, type ExportOptions, type RegisterOptions } from './options.js';
+export type { ExportStats } from './export-stats.js';
+export type { BatchOptions, ExportOptions, RegisterOptions } from './options.js';
 export { register, type WeftHandle } from './register.js';
 export {
   OTLP_TRACES_PATH,

@@ -3,7 +3,9 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { type Instrumentation, registerInstrumentations } from '@opentelemetry/instrumentation';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
-import { contextSpanProcessors, defaultInstrumentations } from './defaults.js';
+import { weftInstrumentations } from '../instrumentation/index.js';
+import { WeftContextSpanProcessor } from '../tracing/index.js';
+import { setWeftTracerProvider } from '../tracing/tracer.js';
 import { diagLevelFromEnv, reportOnce } from './diagnostics.js';
 import type { ExportStats } from './export-stats.js';
 import { installExitHooks } from './exit-hooks.js';
@@ -84,7 +86,7 @@ export function register(options: RegisterOptions = {}): WeftHandle {
   const serviceName = options.serviceName ?? process.env.OTEL_SERVICE_NAME;
   const provider = new BasicTracerProvider({
     resource: buildResource(routing, serviceName?.trim() || undefined, options.resourceAttributes),
-    spanProcessors: [...contextSpanProcessors(), ...(options.spanProcessors ?? []), exporting],
+    spanProcessors: [new WeftContextSpanProcessor(), ...(options.spanProcessors ?? []), exporting],
   });
 
   let isGlobal = false;
@@ -103,8 +105,9 @@ export function register(options: RegisterOptions = {}): WeftHandle {
       isGlobal = true;
     }
   }
+  if (!isGlobal) setWeftTracerProvider(provider);
 
-  const instrumentations = options.instrumentations ?? defaultInstrumentations();
+  const instrumentations = options.instrumentations ?? weftInstrumentations();
   let disable: (() => void) | undefined = registerInstrumentations({ tracerProvider: provider, instrumentations });
   const disableInstrumentations = () => {
     disable?.();
@@ -146,6 +149,8 @@ export function register(options: RegisterOptions = {}): WeftHandle {
             trace.disable();
             context.disable();
             propagation.disable();
+          } else {
+            setWeftTracerProvider(undefined);
           }
           if (state[STATE_KEY] === handle) delete state[STATE_KEY];
         }

@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@opentelemetry/api';
 import { reportTracingFailure } from './failures.js';
 import { safeStringify } from './serialize.js';
-import type { ResolvedContentOptions } from './settings.js';
+import { jsonBudget, type ResolvedContentOptions } from './settings.js';
 
 /**
  * The `inputs` attribute: JSON text of the object of named arguments, after the privacy settings.
@@ -12,10 +12,10 @@ export function inputsValue(
   settings: ResolvedContentOptions,
   spanName: string,
 ): string | undefined {
-  if (!settings.captureContent) return undefined;
-  const value = settings.redact ? redacted(inputs, settings, spanName, 'inputs') : inputs;
-  if (value === REDACT_FAILED || value === undefined || value === null) return undefined;
-  return safeStringify(value, { maxLength: settings.maxValueLength });
+  if (!settings.captureInput) return undefined;
+  const value = settings.redactContent ? redacted(inputs, settings, spanName, 'input') : inputs;
+  if (value === LEFT_OUT || value === undefined || value === null) return undefined;
+  return safeStringify(value, { maxLength: jsonBudget(settings) });
 }
 
 /**
@@ -28,31 +28,33 @@ export function outputValue(
   settings: ResolvedContentOptions,
   spanName: string,
 ): AttributeValue | undefined {
-  if (!settings.captureContent) return undefined;
-  const value = settings.redact ? redacted(output, settings, spanName, 'output') : output;
-  if (value === REDACT_FAILED || value === undefined || value === null) return undefined;
+  if (!settings.captureOutput) return undefined;
+  const value = settings.redactContent ? redacted(output, settings, spanName, 'output') : output;
+  if (value === LEFT_OUT || value === undefined || value === null) return undefined;
   if (typeof value === 'boolean') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
+  const budget = jsonBudget(settings);
   if (typeof value === 'string') {
-    if (value.length <= settings.maxValueLength) return value;
-    return JSON.parse(safeStringify(value, { maxLength: settings.maxValueLength })) as string;
+    return value.length <= budget ? value : (JSON.parse(safeStringify(value, { maxLength: budget })) as string);
   }
-  return safeStringify(value, { maxLength: settings.maxValueLength });
+  return safeStringify(value, { maxLength: budget });
 }
 
-const REDACT_FAILED = Symbol('redact failed');
+const LEFT_OUT = Symbol('left out');
 
 function redacted(
   value: unknown,
   settings: ResolvedContentOptions,
   spanName: string,
-  field: 'inputs' | 'output',
+  direction: 'input' | 'output',
 ): unknown {
   try {
-    return settings.redact!(value, { field, spanName });
+    const replaced = settings.redactContent!(value, direction, { spanName });
+    if (replaced === null) return LEFT_OUT;
+    return replaced === undefined ? value : replaced;
   } catch (error) {
     // Fail closed: a value the hook could not clean is not recorded at all.
     reportTracingFailure('redact', error);
-    return REDACT_FAILED;
+    return LEFT_OUT;
   }
 }

@@ -1,4 +1,9 @@
-export { op, isOp, type OpOptions, type SpanOptions, type AnyFunction } from './op.js';
+/**
+ * Manual tracing of the app's own code: `op()` for functions, `withSpan()` for blocks, `@traced()` for methods,
+ * `currentSpan()` to annotate from inside, `withContext()`/`withThread()` for threads, users and sessions, and
+ * `safeStringify()`, the never-throwing JSON writer behind recorded inputs and outputs.
+ */
+export { op, isOp, type OpOptions, type TraceOptions, type AnyFunction } from './op.js';
 export { withSpan, type WithSpanOptions } from './with-span.js';
 export { traced, type TracedOptions } from './decorator.js';
 export { currentSpan, type SpanHandle } from './span-handle.js';
@@ -12,8 +17,9 @@ export {
 } from './serialize.js';
 export {
   configureTracing,
+  restoreTracing,
   type ContentOptions,
-  type RedactHook,
-  type RedactInfo,
+  type ResolvedContentOptions,
+  type ValueRedactor,
 } from './settings.js';
 export { ATTR as WEFT_SPAN_ATTRIBUTES } from './attributes.js';

@@ -6,7 +6,7 @@ import { type CallPlan, runTraced } from './traced-call.js';
 import { DEFAULT_MAX_YIELDS, traceAsyncGenerator, traceGenerator } from './traced-iterators.js';
 
 /** Options shared by {@link op}, `withSpan()` and `@traced()`. */
-export interface SpanOptions extends ContentOptions {
+export interface TraceOptions extends ContentOptions {
   /** Name shown instead of the op name (`wandb.display_name`). */
   displayName?: string;
   /** The call's kind (`weave.span.kind`): e.g. `agent`, `tool`, `llm`, `retriever`, `evaluation`. */
@@ -16,7 +16,7 @@ export interface SpanOptions extends ContentOptions {
 }
 
 /** Options of {@link op}. */
-export interface OpOptions extends SpanOptions {
+export interface OpOptions extends TraceOptions {
   /** The span name (the call's op name). Default: the function's name, else `anonymous`. */
   name?: string;
   /** For generator functions: how many yielded values to keep as the output. Default 100; the rest are counted. */
@@ -51,13 +51,17 @@ function shapeOf(fn: Function): Shape {
 }
 
 /** The span plan of an op or block: its name and the attributes every call shares. */
-export function callPlan(name: string, options: SpanOptions | undefined): CallPlan {
+export function callPlan(name: string, options: TraceOptions | undefined): CallPlan {
   const attributes: Attributes = customAttributes(options?.attributes);
   if (options?.kind) attributes[ATTR.kind] = options.kind;
   if (options?.displayName) attributes[ATTR.displayName] = options.displayName;
   const content =
-    options && (options.captureContent !== undefined || options.redact || options.maxValueLength !== undefined)
-      ? { captureContent: options.captureContent, redact: options.redact, maxValueLength: options.maxValueLength }
+    options && (options.captureContent !== undefined || options.redactContent || options.maxAttributeLength !== undefined)
+      ? {
+          captureContent: options.captureContent,
+          redactContent: options.redactContent,
+          maxAttributeLength: options.maxAttributeLength,
+        }
       : undefined;
   return { name, attributes, content };
 }
@@ -78,7 +82,7 @@ export function namedArguments(params: ParameterList, args: readonly unknown[]):
 
 /**
  * Makes a traced function: the same call, the same `this`, the same result, plus one span per call.
- * Used by {@link op} and `@traced()`; `nameFor` lets the decorator name the span after the class of `this`.
+ * Used by {@link op} and `@traced()`; `planFor` lets the decorator name the span after the class of `this`.
  */
 export function traceFunction<F extends AnyFunction>(
   fn: F,
@@ -115,7 +119,12 @@ export function traceFunction<F extends AnyFunction>(
  * recorded (ERROR status with its message, and an `exception` event) and rethrown as the same instance.
  * `this`, the return value and the TypeScript signature are unchanged.
  *
- * Parameter names are read once, from the function's source; minified code shows its minified names.
+ * Parameter names are read once, from the function's source; minified code shows its minified names. A call
+ * without arguments records no inputs, and `undefined` or `null` results record no output.
+ *
+ * A generator's span starts at its first `next()` and ends when it is done, closed early (`return()`, as a
+ * `break` out of `for…of` does) or throws. A generator left half-way, never finished nor closed, leaves its
+ * span open, and an open span is never exported.
  *
  * @example
  * import { op } from 'weft';

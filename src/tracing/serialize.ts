@@ -26,7 +26,7 @@ const MARK = {
 } as const;
 
 /** Key under which an object records how many of its keys were left out. */
-export const TRUNCATED_KEYS_MARKER = '…';
+const TRUNCATED_KEYS_MARKER = '…';
 
 // Smallest slice of a string kept when the budget runs out, so a cut string still says something.
 const MIN_STRING_KEEP = 32;
@@ -109,7 +109,7 @@ class JsonWriter {
         this.emitString(value.toString());
         return;
       case 'function':
-        this.emitString(`[Function ${value.name || 'anonymous'}]`);
+        this.emitString(`[Function ${functionName(value)}]`);
         return;
     }
     if (value === null) {
@@ -259,6 +259,14 @@ function errorEntries(error: Error): Entries {
   }
   if ('cause' in error && !Object.keys(error).includes('cause')) entries.push(['cause', () => error.cause]);
   return entries;
+}
+
+function functionName(fn: Function): string {
+  try {
+    return typeof fn.name === 'string' && fn.name !== '' ? fn.name : 'anonymous';
+  } catch {
+    return 'anonymous';
+  }
 }
 
 function isPlainObject(value: object): boolean {

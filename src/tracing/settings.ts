@@ -1,65 +1,90 @@
-import { DEFAULT_MAX_JSON_LENGTH } from './serialize.js';
-
-/** Which value a {@link RedactHook} is asked about. */
-export interface RedactInfo {
-  /** `inputs`: the object of named arguments; `output`: the return value (for generators, the collected yields). */
-  readonly field: 'inputs' | 'output';
-  /** The span's name (the op name). */
-  readonly spanName: string;
-}
+import { type CaptureContent, resolveChatTracingConfig } from '../instrumentation/chat/config.js';
+import { reportTracingFailure } from './failures.js';
 
 /**
- * Called with each input object and output before it is serialized; returns what to record instead. Throwing
- * records nothing for that value (fail closed). Must not mutate its argument: it is the app's own data.
+ * Rewrites or redacts a value before it is recorded: the object of named arguments (`'input'`) or the return
+ * value (`'output'`; for generators, the collected yields). Return a replacement, `null` to record nothing, or
+ * `undefined` to keep the value as it is. Do not edit the value in place: it is the app's own data. If the hook
+ * throws, the value is left out (fail closed). Same contract as the chat instrumentation's `redactContent`.
  */
-export type RedactHook = (value: unknown, info: RedactInfo) => unknown;
+export type ValueRedactor = (value: unknown, direction: 'input' | 'output', info: { readonly spanName: string }) => unknown;
 
-/** Privacy and size settings of `op()`, `withSpan()` and span handles. Each op may override them. */
+/**
+ * Privacy and size settings of `op()`, `withSpan()` and span handles, named as the chat instrumentation's
+ * (`captureContent`, `redactContent`, `maxAttributeLength`) and read from the same environment variables.
+ * Set them for the process with {@link configureTracing}, or per op.
+ */
 export interface ContentOptions {
   /**
-   * Record inputs and outputs. Default true. With false, spans keep their names, nesting, timing, errors and
-   * custom attributes, but no argument or return values.
+   * Record inputs and outputs: `true` both, `'input'`, `'output'`, or `false` neither (spans keep their names,
+   * nesting, timing, errors and custom attributes). Default: env `WEFT_CAPTURE_CONTENT`
+   * (`all` | `input` | `output` | `none`), else `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`, else true.
    */
-  captureContent?: boolean;
-  /** Rewrites values before they are recorded, e.g. to mask e-mail addresses. */
-  redact?: RedactHook;
-  /** Approximate bound on each recorded value's JSON text, in characters. Default 100,000. */
-  maxValueLength?: number;
+  captureContent?: CaptureContent;
+  /** Rewrites values before they are recorded, e.g. to mask e-mail addresses. See {@link ValueRedactor}. */
+  redactContent?: ValueRedactor;
+  /**
+   * Longest an `inputs` or `output` attribute may be, in characters; longer values are cut with markers and
+   * stay valid JSON. Default: the SDK's attribute length limit from the environment when set, else 262144.
+   */
+  maxAttributeLength?: number;
 }
 
 /** The settings after defaults. */
 export interface ResolvedContentOptions {
-  readonly captureContent: boolean;
-  readonly redact: RedactHook | undefined;
-  readonly maxValueLength: number;
+  readonly captureInput: boolean;
+  readonly captureOutput: boolean;
+  readonly redactContent: ValueRedactor | undefined;
+  readonly maxAttributeLength: number;
 }
 
-const DEFAULTS: ResolvedContentOptions = {
-  captureContent: true,
-  redact: undefined,
-  maxValueLength: DEFAULT_MAX_JSON_LENGTH,
-};
+// Room for truncation markers and closing brackets, so the JSON stays under an SDK limit and is never cut by it.
+const MARKER_ROOM = 1024;
+const MIN_LENGTH = 256;
+
+function fromEnvironment(): ResolvedContentOptions {
+  try {
+    const chat = resolveChatTracingConfig({});
+    return {
+      captureInput: chat.captureInput,
+      captureOutput: chat.captureOutput,
+      redactContent: undefined,
+      maxAttributeLength: chat.maxAttributeLength,
+    };
+  } catch (error) {
+    // A malformed variable is reported by register(); ops must not start throwing because of it.
+    reportTracingFailure('content-settings', error);
+    return { captureInput: true, captureOutput: true, redactContent: undefined, maxAttributeLength: 262_144 };
+  }
+}
 
 // Keyed on globalThis so that the ESM and CommonJS copies of weft in one process share one setting.
 const KEY = Symbol.for('weft.tracing.content-options');
 const holder = globalThis as { [KEY]?: ResolvedContentOptions };
 
-/** The process-wide content settings (what {@link configureTracing} last set). */
+/** The process-wide content settings: the environment's, unless {@link configureTracing} changed them. */
 export function contentOptions(): ResolvedContentOptions {
-  return holder[KEY] ?? DEFAULTS;
+  holder[KEY] ??= fromEnvironment();
+  return holder[KEY];
 }
 
 /**
- * Sets process-wide privacy and size settings for `op()`, `withSpan()` and `currentSpan()`. Options given to one
- * op win over these. Returns the settings that applied before, so a test can restore them.
+ * Sets process-wide privacy and size settings for `op()`, `withSpan()` and `currentSpan()`, over the
+ * environment's. Options given to one op win over these. Returns the settings that applied before, so they can
+ * be restored.
  *
  * @example
- * configureTracing({ redact: (v) => JSON.parse(JSON.stringify(v).replaceAll(/\S+@\S+/g, '<email>')) });
+ * configureTracing({ captureContent: 'input', redactContent: (v) => maskEmails(v) });
  */
-export function configureTracing(options: ContentOptions): ContentOptions {
+export function configureTracing(options: ContentOptions): ResolvedContentOptions {
   const previous = contentOptions();
-  holder[KEY] = resolveContentOptions(options, DEFAULTS);
-  return { ...previous };
+  holder[KEY] = resolveContentOptions(options, fromEnvironment());
+  return previous;
+}
+
+/** Restores settings returned by {@link configureTracing}. */
+export function restoreTracing(settings: ResolvedContentOptions): void {
+  holder[KEY] = settings;
 }
 
 /** Applies per-op overrides over a base (default: the process-wide settings). */
@@ -68,9 +93,16 @@ export function resolveContentOptions(
   base: ResolvedContentOptions = contentOptions(),
 ): ResolvedContentOptions {
   if (!options) return base;
+  const capture = options.captureContent;
   return {
-    captureContent: options.captureContent ?? base.captureContent,
-    redact: options.redact ?? base.redact,
-    maxValueLength: options.maxValueLength ?? base.maxValueLength,
+    captureInput: capture === undefined ? base.captureInput : capture === true || capture === 'input',
+    captureOutput: capture === undefined ? base.captureOutput : capture === true || capture === 'output',
+    redactContent: options.redactContent ?? base.redactContent,
+    maxAttributeLength: options.maxAttributeLength ?? base.maxAttributeLength,
   };
+}
+
+/** The budget given to `safeStringify` for one attribute. */
+export function jsonBudget(settings: ResolvedContentOptions): number {
+  return Math.max(MIN_LENGTH, settings.maxAttributeLength - MARKER_ROOM);
 }

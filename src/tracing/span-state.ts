@@ -9,8 +9,12 @@ export interface SpanState {
   outputSet: boolean;
 }
 
-// Weak, so that a span that never ends (an abandoned generator) does not keep its state alive.
-const states = new WeakMap<Span, SpanState>();
+// Weak, so that a span that never ends (an abandoned generator) does not keep its state alive. Keyed on
+// globalThis so that `currentSpan()` of the CommonJS copy of weft sees the spans of the ESM copy, and back.
+const STATES_KEY = Symbol.for('weft.tracing.span-states');
+const holder = globalThis as { [STATES_KEY]?: WeakMap<Span, SpanState> };
+holder[STATES_KEY] ??= new WeakMap();
+const states: WeakMap<Span, SpanState> = holder[STATES_KEY];
 
 /** Remembers the state of a span weft started. */
 export function trackSpan(span: Span, state: SpanState): void {

@@ -36,8 +36,10 @@ export function startCall(
     const state: SpanState = { name: plan.name, settings: resolveContentOptions(plan.content), outputSet: false };
     if (span.isRecording()) {
       trackSpan(span, state);
-      if (inputs && state.settings.captureContent) {
-        const value = inputsValue(inputs(), state.settings, plan.name);
+      if (inputs && state.settings.captureInput) {
+        const named = inputs();
+        // A call without arguments records no `inputs`; the trace service shows `{}` for it either way.
+        const value = hasKeys(named) ? inputsValue(named, state.settings, plan.name) : undefined;
         if (value !== undefined) span.setAttribute(ATTR.inputs, value);
       }
     }
@@ -82,18 +84,27 @@ function endSafely(span: Span): void {
 }
 
 /**
- * Ends the span when `result` is settled and returns what the caller should get. A native promise is followed
- * with `then` (a native promise's identity carries nothing, and the app still sees its own rejection). Any other
- * thenable (e.g. the `openai` package's APIPromise, with `withResponse()`) is returned as the very same object
- * and followed on a side branch; plain values end the span at once.
+ * Ends the span when `result` is settled and returns what the caller should get:
+ * - a native promise is followed with `then`, and the follower returned (a native promise's identity carries
+ *   nothing, and the app still sees its own rejection);
+ * - a Promise subclass (such as the `openai` package's APIPromise, with `withResponse()`) is returned as the very
+ *   same object and followed on a side branch: its work already started when it was made;
+ * - any other thenable (a lazy query builder, say) is not touched, since `then` may be what runs it: the span
+ *   ends now, without an output;
+ * - plain values end the span at once.
  */
 export function settle<R>(call: ActiveCall, result: R): R {
-  if (!isThenable(result)) {
+  const settling = settlingOf(result);
+  if (settling === 'value') {
     succeed(call, result);
     return result;
   }
-  if (result instanceof Promise && result.constructor === Promise) {
-    return result.then(
+  if (settling === 'other-thenable') {
+    succeed(call, undefined);
+    return result;
+  }
+  if (settling === 'native-promise') {
+    return (result as Promise<unknown>).then(
       (value: unknown) => {
         succeed(call, value);
         return value;
@@ -105,7 +116,7 @@ export function settle<R>(call: ActiveCall, result: R): R {
     ) as R;
   }
   try {
-    result.then(
+    (result as Promise<unknown>).then(
       (value: unknown) => succeed(call, value),
       (error: unknown) => fail(call, error),
     );
@@ -116,12 +127,23 @@ export function settle<R>(call: ActiveCall, result: R): R {
   return result;
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
+function hasKeys(record: Record<string, unknown>): boolean {
+  for (const _ in record) return true;
+  return false;
+}
+
+type Settling = 'value' | 'native-promise' | 'promise-subclass' | 'other-thenable';
+
+/** How a result settles. Reading `then` may run a getter or a Proxy trap: a result that throws is a plain value. */
+function settlingOf(value: unknown): Settling {
+  try {
+    if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return 'value';
+    if (typeof (value as { then?: unknown }).then !== 'function') return 'value';
+    if (!(value instanceof Promise)) return 'other-thenable';
+    return value.constructor === Promise ? 'native-promise' : 'promise-subclass';
+  } catch {
+    return 'value';
+  }
 }
 
 /**

@@ -44,7 +44,8 @@ export function traceGenerator<T, R, N>(
 
   const step = (method: Method, arg: unknown): IteratorResult<T, R> => {
     if (state === 'new') {
-      call = startCall(plan, parent, inputs);
+      // Closing a generator that never ran runs none of its body: no call to record.
+      call = method === 'next' ? startCall(plan, parent, inputs) : undefined;
       state = call ? 'running' : 'ended';
     }
     const run = () => (inner[method] as (a: unknown) => IteratorResult<T, R>).call(inner, arg);
@@ -86,7 +87,8 @@ export function traceAsyncGenerator<T, R, N>(
 
   const step = (method: Method, arg: unknown): Promise<IteratorResult<T, R>> => {
     if (state === 'new') {
-      call = startCall(plan, parent, inputs);
+      // Closing a generator that never ran runs none of its body: no call to record.
+      call = method === 'next' ? startCall(plan, parent, inputs) : undefined;
       state = call ? 'running' : 'ended';
     }
     const run = () => (inner[method] as (a: unknown) => Promise<IteratorResult<T, R>>).call(inner, arg);

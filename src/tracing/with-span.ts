@@ -1,10 +1,10 @@
 import { context, INVALID_SPAN_CONTEXT, trace } from '@opentelemetry/api';
-import { callPlan, type SpanOptions } from './op.js';
+import { callPlan, type TraceOptions } from './op.js';
 import { type SpanHandle, spanHandle } from './span-handle.js';
 import { fail, settle, startCall } from './traced-call.js';
 
 /** Options of {@link withSpan}. */
-export interface WithSpanOptions extends SpanOptions {
+export interface WithSpanOptions extends TraceOptions {
   /** The block's inputs, recorded like an op's named arguments. */
   inputs?: Record<string, unknown>;
 }

@@ -1,4 +1,4 @@
-import { register, type WeftHandle } from 'weft';
+import { type RegisterOptions, register, type WeftHandle } from 'weft';
 import type { DecodedSpan } from '../../src/otlp/index.js';
 import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
 
@@ -11,13 +11,14 @@ export interface TracingHarness {
   close(): Promise<void>;
 }
 
-export async function startHarness(): Promise<TracingHarness> {
+export async function startHarness(options: Pick<RegisterOptions, 'spanProcessors' | 'batch'> = {}): Promise<TracingHarness> {
   const receiver = await startOtlpReceiver();
   const handle = register({
     baseUrl: receiver.url,
     project: 'test/tracing',
     instrumentations: [],
     flushOnExit: false,
+    ...options,
   });
   return {
     receiver,

@@ -20,8 +20,8 @@
  *   removes a default). `Accept` defaults to `application/json` (`application/jsonl` for `jsonl()`).
  * - **Body**: a {@link MultipartBody} is sent as multipart; `Uint8Array`/`ArrayBuffer`/`Blob`/streams as
  *   `application/octet-stream` (set `content-type` to override); anything else as JSON.
- * - **Timeout** (`timeoutMs`, per attempt): the longest wait for the response headers, and then the longest
- *   silence between two body chunks. A stream that keeps sending is never cut.
+ * - **Timeout** (`timeoutMs`, per attempt, 0 for none): the longest wait for the response headers, and then
+ *   the longest silence between two body chunks. A stream that keeps sending is never cut.
  * - **Retries** (`maxRetries`, default 2, so at most 3 attempts): on connection errors, timeouts and 408,
  *   429, 500, 502, 503, 504, after an exponential backoff with jitter, or after `Retry-After` /
  *   `retry-after-ms` when the server sends one (a `Retry-After` over 60 s ends the retries instead).
@@ -35,6 +35,8 @@
  *   Errors carry method and path, never headers; the API key is scrubbed from anything a server echoes.
  * - **Streams**: `jsonl()`/`stream()` return at once; the request is sent when iteration starts. Breaking out
  *   of `for await` (or an error in the loop body) destroys the response body, which closes the connection.
+ * - **Resource methods** take {@link CallOptions} as their last argument (signal, timeoutMs, maxRetries,
+ *   idempotent, headers) and pass them through; the caller's `idempotent` overrides the endpoint's choice.
  * - **Lifetime**: cores share one keep-alive undici `Agent` when given a `dispatcher`; otherwise each core
  *   owns one, released by `close()`.
  *
@@ -46,6 +48,7 @@
  * @module
  */
 import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
+import { WeftConfigError } from '../../config/errors.js';
 import { type EncodedBody, encodeBody } from './body.js';
 import {
   WeftAbortError,
@@ -99,17 +102,17 @@ export interface HttpCoreOptions {
   /** Sent as `Authorization: Bearer <apiKey>`; never appears in an error. */
   apiKey?: string | undefined;
   /** Headers sent with every request, e.g. `{ 'Compat-Project': 'team/proj' }`. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Default `weft/<version>`. */
   userAgent?: string;
-  /** Default {@link DEFAULT_TIMEOUT_MS}. */
-  timeoutMs?: number;
+  /** Default {@link DEFAULT_TIMEOUT_MS}; 0 disables the timeout. */
+  timeoutMs?: number | undefined;
   /** Default {@link DEFAULT_MAX_RETRIES}. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Backoff between retries. */
-  backoff?: BackoffOptions;
+  backoff?: BackoffOptions | undefined;
   /** Called before each retry (for logging or metrics); what it throws is ignored. */
-  onRetry?: (event: RetryEvent) => void;
+  onRetry?: ((event: RetryEvent) => void) | undefined;
   /** An undici dispatcher to share between cores; when absent the core makes (and `close()` closes) its own Agent. */
   dispatcher?: Dispatcher;
 }
@@ -133,11 +136,17 @@ export interface RequestOptions {
   idempotent?: boolean | undefined;
 }
 
-/** Options a resource method passes through from its caller. */
+/** Options a resource method passes through from its caller (the last argument of every client method). */
 export interface CallOptions {
+  /** Cancels the request (and a stream being read); the method then throws {@link WeftAbortError}. */
   signal?: AbortSignal | undefined;
+  /** Overrides the client's timeout for this call. */
   timeoutMs?: number | undefined;
+  /** Overrides the client's number of retries for this call. */
   maxRetries?: number | undefined;
+  /** Lets a call the client would not retry (a create) be retried, when the caller knows it is safe. */
+  idempotent?: boolean | undefined;
+  /** Extra headers; `null` removes a default one. */
   headers?: Record<string, string | null | undefined>;
 }
 
@@ -503,7 +512,7 @@ function sleep(ms: number, signal: AbortSignal | undefined, method: string, path
 function nonNegative(value: number | undefined, fallback: number, option: string): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value < 0) {
-    throw new TypeError(`weft: option \`${option}\` must be a number ≥ 0, got ${String(value)}.`);
+    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be a number ≥ 0, got ${String(value)}.`);
   }
   return value;
 }

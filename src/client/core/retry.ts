@@ -20,10 +20,12 @@ export interface BackoffOptions {
 /** The longest `Retry-After` weft will wait; a longer one ends the retries and surfaces the error. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
+/** True for 408, 429, 500, 502, 503 and 504. */
 export function isRetryableStatus(status: number): boolean {
   return RETRYABLE_STATUSES.has(status);
 }
 
+/** True for GET, HEAD, OPTIONS, PUT and DELETE (RFC 9110), which may be sent twice. */
 export function isIdempotentMethod(method: string): boolean {
   return IDEMPOTENT_METHODS.has(method.toUpperCase());
 }

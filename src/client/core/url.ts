@@ -39,6 +39,7 @@ export function encodePath(strings: TemplateStringsArray, ...values: ReadonlyArr
 export function encodeSegment(value: string | number): string {
   const text = String(value);
   if (text === '') throw new TypeError('weft: a path parameter (an id or name in the URL) must not be empty.');
-  if (text === '.' || text === '..') return text.replace(/\./g, '%2E');
+  // URL parsing resolves `.` and `..` even when percent-encoded, so such an id would address another resource.
+  if (text === '.' || text === '..') throw new TypeError(`weft: a path parameter (an id or name in the URL) cannot be "${text}".`);
   return encodeURIComponent(text);
 }

@@ -1,13 +1,13 @@
-/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
-export function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/** Waits `ms`, or rejects with `abortError()` as soon as `signal` aborts. */
+export function abortableSleep(ms: number, signal: AbortSignal | undefined, abortError: () => Error): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
-      reject(signal.reason);
+      reject(abortError());
       return;
     }
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal?.reason);
+      reject(abortError());
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);

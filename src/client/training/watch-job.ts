@@ -1,3 +1,4 @@
+import { WeftAbortError, WeftApiError, WeftConnectionError } from '../core/errors.js';
 import { abortableSleep } from './abortable-sleep.js';
 import { type JobProgress, advanceProgress, initialProgress } from './job-progress.js';
 import type { EventListParams, TrainingJobEvent } from './types/events.js';
@@ -7,7 +8,7 @@ import type { Paginated } from './types/pagination.js';
 export interface WatchJobOptions {
   /** Called once per new event, in order, duplicates removed. A throw stops the watch and rejects with it. */
   onEvent?: (event: TrainingJobEvent, progress: JobProgress) => void;
-  /** Stops the watch; the promise rejects with the signal's reason. */
+  /** Stops the watch; the promise rejects with a `WeftAbortError` whose `cause` is the signal's reason. */
   signal?: AbortSignal;
   /** Wait between polls while events keep coming. Default 1000 ms. */
   pollIntervalMs?: number;
@@ -15,6 +16,12 @@ export interface WatchJobOptions {
   maxPollIntervalMs?: number;
   /** Events per page, 1 to 100. Default 100, so a busy job needs few requests. */
   pageSize?: number;
+  /**
+   * Polls that may fail in a row for a passing reason (no connection, a timeout, 408, 429, 5xx), after the
+   * HTTP core's own retries, before the watch gives up with the last error. A long job outlives a short
+   * outage. Default 5; 0 gives up at the first.
+   */
+  maxConsecutiveErrors?: number;
 }
 
 /** How a watched job ended. */
@@ -32,6 +39,7 @@ export interface WatchJobOutcome {
 export type ListEventsPage = (params: EventListParams, signal: AbortSignal | undefined) => Promise<Paginated<TrainingJobEvent>>;
 
 const DEFAULT_POLL_INTERVAL_MS = 1000;
+const DEFAULT_MAX_CONSECUTIVE_ERRORS = 5;
 const MAX_DEFAULT_POLL_INTERVAL_MS = 30_000;
 
 function positive(value: number | undefined, name: string, fallback: number): number {
@@ -42,51 +50,100 @@ function positive(value: number | undefined, name: string, fallback: number): nu
   return value;
 }
 
+function integerIn(value: number | undefined, name: string, min: number, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new TypeError(`weft: \`${name}\` must be an integer from ${min}${max === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${max}`}, got ${value}.`);
+  }
+  return value;
+}
+
 /**
  * Polls a job's events until a terminal one (`training_ended`, `training_failed`) and resolves with the
  * outcome. Each poll follows `has_more` pages at once; the cursor is the last id seen, and events are
  * de-duplicated by id because the service may deliver one again. Quiet polls back off; a poll that brings
- * news resets the wait.
+ * news resets the wait. Passing failures (network, 408, 429, 5xx) are waited out up to `maxConsecutiveErrors`.
  */
-export async function watchJob(listPage: ListEventsPage, options: WatchJobOptions = {}): Promise<WatchJobOutcome> {
+export async function watchJob(
+  listPage: ListEventsPage,
+  eventsPath: string,
+  options: WatchJobOptions = {},
+): Promise<WatchJobOutcome> {
   const baseInterval = positive(options.pollIntervalMs, 'pollIntervalMs', DEFAULT_POLL_INTERVAL_MS);
   const maxInterval = positive(
     options.maxPollIntervalMs,
     'maxPollIntervalMs',
     Math.max(baseInterval, Math.min(baseInterval * 10, MAX_DEFAULT_POLL_INTERVAL_MS)),
   );
-  const limit = options.pageSize ?? 100;
+  const pageSize = integerIn(options.pageSize, 'pageSize', 1, 100, 100);
+  const maxErrors = integerIn(options.maxConsecutiveErrors, 'maxConsecutiveErrors', 0, Number.MAX_SAFE_INTEGER, DEFAULT_MAX_CONSECUTIVE_ERRORS);
   const { signal } = options;
-  const seen = new Set<string>();
-  const events: TrainingJobEvent[] = [];
-  let progress = initialProgress();
-  let cursor: string | undefined;
+  const aborted = () => new WeftAbortError('GET', eventsPath, { cause: signal?.reason });
+  const reader = new EventReader(listPage, pageSize, options.onEvent, signal);
   let interval = baseInterval;
+  let failures = 0;
 
   for (;;) {
-    signal?.throwIfAborted();
+    if (signal?.aborted) throw aborted();
+    let fresh = 0;
+    try {
+      const polled = await reader.poll();
+      if (typeof polled !== 'number') return polled;
+      fresh = polled;
+      failures = 0;
+    } catch (error) {
+      failures += 1;
+      if (!isPassing(error) || failures > maxErrors) throw error;
+    }
+    interval = fresh > 0 ? baseInterval : Math.min(maxInterval, interval * 1.5);
+    await abortableSleep(interval, signal, aborted);
+  }
+}
+
+/** Reads a job's events page by page, keeping the cursor, the events seen and the progress between polls. */
+class EventReader {
+  private readonly seen = new Set<string>();
+  private readonly events: TrainingJobEvent[] = [];
+  private progress = initialProgress();
+  private cursor: string | undefined;
+
+  constructor(
+    private readonly listPage: ListEventsPage,
+    private readonly limit: number,
+    private readonly onEvent: WatchJobOptions['onEvent'],
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  /** Reads every page there is now; returns how many new events came, or the outcome once the job ended. */
+  async poll(): Promise<number | WatchJobOutcome> {
     let fresh = 0;
     for (;;) {
-      const page = await listPage(cursor === undefined ? { limit } : { after: cursor, limit }, signal);
+      const params = this.cursor === undefined ? { limit: this.limit } : { after: this.cursor, limit: this.limit };
+      const page = await this.listPage(params, this.signal);
       for (const event of page.data) {
-        if (seen.has(event.id)) continue;
-        seen.add(event.id);
-        events.push(event);
+        if (this.seen.has(event.id)) continue;
+        this.seen.add(event.id);
+        this.events.push(event);
         fresh += 1;
-        progress = advanceProgress(progress, event);
-        options.onEvent?.(event, progress);
-        if (progress.status === 'succeeded' || progress.status === 'failed') {
-          const outcome: WatchJobOutcome = { status: progress.status, events, progress };
-          if (progress.error !== undefined) outcome.error = progress.error;
-          return outcome;
+        this.progress = advanceProgress(this.progress, event);
+        this.onEvent?.(event, this.progress);
+        const { status, error } = this.progress;
+        if (status === 'succeeded' || status === 'failed') {
+          return { status, events: this.events, progress: this.progress, ...(error !== undefined ? { error } : {}) };
         }
       }
       const last = page.data.at(-1);
-      if (last !== undefined) cursor = last.id;
-      // An empty page that claims more would loop forever on the same cursor.
-      if (!page.has_more || last === undefined) break;
+      // A page that claims more but does not move the cursor would be asked for again forever.
+      const advanced = last !== undefined && last.id !== this.cursor;
+      if (last !== undefined) this.cursor = last.id;
+      if (!page.has_more || !advanced) return fresh;
     }
-    interval = fresh > 0 ? baseInterval : Math.min(maxInterval, interval * 1.5);
-    await abortableSleep(interval, signal);
   }
+}
+
+/** Failures that say nothing about the job: the service or the network was briefly unable to answer. */
+function isPassing(error: unknown): boolean {
+  if (error instanceof WeftAbortError) return false;
+  if (error instanceof WeftConnectionError) return true;
+  return error instanceof WeftApiError && (error.status === 408 || error.status === 429 || error.status >= 500);
 }

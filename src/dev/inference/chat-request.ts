@@ -43,8 +43,24 @@ export function parseChatRequest(body: unknown): ChatRequest {
     if (m.role === 'tool' && typeof m.tool_call_id !== 'string') {
       throw invalid(`messages[${i}].tool_call_id is required for a tool message.`, `messages[${i}].tool_call_id`);
     }
-    if (m.tool_calls !== undefined && !Array.isArray(m.tool_calls)) {
-      throw invalid(`messages[${i}].tool_calls must be an array.`, `messages[${i}].tool_calls`);
+    if (Array.isArray(content)) {
+      content.forEach((part, j) => {
+        if (!isObject(part) || typeof part.type !== 'string') {
+          throw invalid(`messages[${i}].content[${j}] must be a content part with a type.`, `messages[${i}].content[${j}]`);
+        }
+      });
+    }
+    if (m.tool_calls !== undefined && m.tool_calls !== null) {
+      if (!Array.isArray(m.tool_calls)) throw invalid(`messages[${i}].tool_calls must be an array.`, `messages[${i}].tool_calls`);
+      m.tool_calls.forEach((call, j) => {
+        const fn = isObject(call) ? call.function : undefined;
+        if (!isObject(fn) || typeof fn.name !== 'string' || typeof fn.arguments !== 'string') {
+          throw invalid(
+            `messages[${i}].tool_calls[${j}] must be {id, type: "function", function: {name, arguments}}.`,
+            `messages[${i}].tool_calls[${j}]`,
+          );
+        }
+      });
     }
   });
   if (body.tools !== undefined && body.tools !== null) {

@@ -42,26 +42,33 @@ function mentions(text: string, name: string): boolean {
   return nameForms(name).some((form) => form !== '' && lower.includes(form));
 }
 
-const PREPOSITION = /\b(?:in|for|of|at|about|to|from|on|called|named|with)\s+([^?.!,;:\n]+)/gi;
+const PREPOSITION = /\b(?:in|for|of|at|about|to|from|on|called|named|with)\s+/gi;
 
 function stringArgument(schema: JsonSchema, text: string): string {
-  if (schema.enum) {
+  if (Array.isArray(schema.enum)) {
     const hit = schema.enum.find((v) => typeof v === 'string' && text.toLowerCase().includes(v.toLowerCase()));
     return String(hit ?? schema.enum[0] ?? '');
   }
   const quoted = /["“']([^"”']+)["”']/.exec(text)?.[1];
   if (quoted) return quoted;
-  const afterPrepositions = [...text.matchAll(PREPOSITION)].map((m) => m[1]!.trim());
-  const last = afterPrepositions.at(-1);
-  if (last) return last;
+  // The words after the last preposition ("weather in Paris?" → "Paris"), up to the end of the clause.
+  const last = [...text.matchAll(PREPOSITION)].at(-1);
+  if (last?.index !== undefined) {
+    const phrase = /^[^?.!,;:\n]+/.exec(text.slice(last.index + last[0].length))?.[0].trim();
+    if (phrase) return phrase;
+  }
   return text.trim();
 }
 
 /** Fills a tool's JSON-schema parameters from the user's words, deterministically. */
 export function deriveArguments(schema: JsonSchema | undefined, text: string): Record<string, unknown> {
   const args: Record<string, unknown> = {};
-  const required = new Set(schema?.required ?? []);
-  for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
+  // Schemas come from the request as they are: anything that is not an object counts as absent.
+  const isObject = (v: unknown): v is JsonSchema => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(schema) || !isObject(schema.properties)) return args;
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  for (const [name, raw] of Object.entries(schema.properties)) {
+    const prop: JsonSchema = isObject(raw) ? raw : {};
     const type = Array.isArray(prop.type) ? prop.type[0] : prop.type;
     if (type === 'number' || type === 'integer') {
       const n = /-?\d+(?:\.\d+)?/.exec(text)?.[0];

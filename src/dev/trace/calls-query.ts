@@ -1,4 +1,4 @@
-import { matchesQuery, sortRecords } from './query-expr.js';
+import { matchesQuery, page, sortRecords } from './query-expr.js';
 import type { CallSchema, CallsFilter, SortBy } from './types.js';
 
 function within(list: string[] | undefined, value: string | null | undefined): boolean {
@@ -45,9 +45,11 @@ export interface CallsSelection {
 export function selectCalls(calls: Iterable<CallSchema>, selection: CallsSelection): CallSchema[] {
   const kept = [...calls].filter((c) => matchesFilter(c, selection.filter) && matchesQuery(selection.query, c));
   const sortBy = selection.sort_by?.length ? selection.sort_by : [{ field: 'started_at', direction: 'asc' as const }];
-  const sorted = sortRecords(kept, sortBy);
-  const offset = selection.offset ?? 0;
-  return selection.limit === undefined ? sorted.slice(offset) : sorted.slice(offset, offset + selection.limit);
+  // OTel SDKs stamp span starts in whole milliseconds, so siblings often tie on started_at; the one that
+  // ended first started first (sequential calls), so ties are broken by ended_at in the same direction.
+  const first = sortBy[0]!;
+  const tieBreak = first.field === 'started_at' ? [{ field: 'ended_at', direction: first.direction }] : [];
+  return page(sortRecords(kept, [...sortBy, ...tieBreak]), selection.limit, selection.offset);
 }
 
 /** Keeps only the requested columns (dot paths keep their top-level field); identity fields always stay. */

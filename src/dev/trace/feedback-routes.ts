@@ -3,7 +3,7 @@ import { sendJson } from '../http.js';
 import { uuidv7 } from '../ids.js';
 import type { Route } from '../router.js';
 import { checkBody, type FieldSpec } from '../validate.js';
-import { getPath, matchesQuery, sortRecords } from './query-expr.js';
+import { getPath, matchesQuery, page, sortRecords } from './query-expr.js';
 import type { Feedback } from './types.js';
 
 const str = { type: 'string' } as const;
@@ -81,16 +81,14 @@ export function feedbackRoutes(ctx: DevContext): Route[] {
             project_id: { ...str, required: true },
             fields: { type: 'array', items: str, nullable: true },
             query: { type: 'object', nullable: true },
-            sort_by: { type: 'array', nullable: true, items: { type: 'object', fields: { field: str, direction: str } } },
+            sort_by: { type: 'array', nullable: true, items: { type: 'object', fields: { field: { ...str, required: true }, direction: { ...str, required: true } } } },
             limit: optInt,
             offset: optInt,
           },
         });
         const kept = ctx.store.projectFeedback(body.project_id).filter((f) => matchesQuery(body.query ?? undefined, f));
         const sorted = sortRecords(kept, body.sort_by ?? undefined);
-        const offset = body.offset ?? 0;
-        const page = body.limit == null ? sorted.slice(offset) : sorted.slice(offset, offset + body.limit);
-        sendJson(c.res, 200, { result: page.map((f) => pickFields(f, body.fields)) });
+        sendJson(c.res, 200, { result: page(sorted, body.limit, body.offset).map((f) => pickFields(f, body.fields)) });
       },
     },
   ];

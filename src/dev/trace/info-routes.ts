@@ -1,9 +1,10 @@
 import type { DevContext } from '../context.js';
 import { sendJson } from '../http.js';
+import { VERSION } from '../../version.js';
 import type { Route } from '../router.js';
 
-/** The version `weft dev` reports on `/version` and `/server_info`. */
-export const DEV_SERVICE_VERSION = '0.1.0';
+/** The version `weft dev` reports on `/version` and `/server_info`: weft's own. */
+export const DEV_SERVICE_VERSION = VERSION;
 
 /** `/health`, `/server_info`, `/version`: served without a key, as on the real service. */
 export function infoRoutes(ctx: DevContext): Route[] {

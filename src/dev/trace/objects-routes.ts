@@ -3,7 +3,7 @@ import { HttpError, sendJson } from '../http.js';
 import { canonicalJson, contentDigest } from '../ids.js';
 import type { Route } from '../router.js';
 import { checkBody, type ObjectSpec } from '../validate.js';
-import { sortRecords } from './query-expr.js';
+import { page, sortRecords } from './query-expr.js';
 import type { ObjSchema } from './types.js';
 
 const str = { type: 'string' } as const;
@@ -60,7 +60,7 @@ const QUERY_SPEC: ObjectSpec = {
     },
     limit: optInt,
     offset: optInt,
-    sort_by: { type: 'array', nullable: true, items: { type: 'object', fields: { field: str, direction: str } } },
+    sort_by: { type: 'array', nullable: true, items: { type: 'object', fields: { field: { ...str, required: true }, direction: { ...str, required: true } } } },
     metadata_only: optBool,
     include_storage_size: optBool,
   },
@@ -167,9 +167,8 @@ export function objectRoutes(ctx: DevContext): Route[] {
         }>(await c.json(), QUERY_SPEC);
         const kept = [...ctx.store.projectObjects(body.project_id)].filter((o) => matches(o, body.filter));
         const sorted = sortRecords(kept, body.sort_by ?? [{ field: 'created_at', direction: 'asc' }]);
-        const offset = body.offset ?? 0;
-        const page = body.limit == null ? sorted.slice(offset) : sorted.slice(offset, offset + body.limit);
-        sendJson(c.res, 200, { objs: body.metadata_only ? page.map(withoutVal) : page });
+        const selected = page(sorted, body.limit, body.offset);
+        sendJson(c.res, 200, { objs: body.metadata_only ? selected.map(withoutVal) : selected });
       },
     },
   ];

@@ -3,6 +3,7 @@
  * (reference trace-service.md §3.2). The first key with a truthy value wins.
  */
 
+/** Where a call's `inputs` come from. */
 export const INPUT_KEYS = [
   'ai.prompt',
   'gen_ai.prompt',
@@ -18,6 +19,7 @@ export const INPUT_KEYS = [
   'inputs',
 ] as const;
 
+/** Where a call's `output` comes from. */
 export const OUTPUT_KEYS = [
   'ai.response',
   'gen_ai.completion',
@@ -34,6 +36,7 @@ export const OUTPUT_KEYS = [
   'outputs',
 ] as const;
 
+/** Where each field of `summary.usage[model]` comes from. */
 export const USAGE_KEYS = {
   input_tokens: ['gen_ai.usage.input_tokens'],
   prompt_tokens: ['gen_ai.usage.prompt_tokens', 'llm.token_count.prompt', 'ai.usage.promptTokens'],
@@ -42,6 +45,7 @@ export const USAGE_KEYS = {
   total_tokens: ['llm.usage.total_tokens', 'llm.token_count.total'],
 } as const;
 
+/** Where each known field of a call's `attributes` comes from. */
 export const ATTRIBUTE_KEYS = {
   system: ['gen_ai.system', 'llm.system', 'gen_ai.system_instructions', 'system_prompt'],
   kind: ['weave.span.kind', 'traceloop.span.kind', 'openinference.span.kind'],
@@ -69,6 +73,7 @@ export const WANDB = {
 /** Langfuse's timing overrides. */
 export const LANGFUSE_TIMES = { start: 'langfuse.startTime', end: 'langfuse.endTime' } as const;
 
-/** The service's length limits for op and display names. */
+/** The longest op name; longer span names are cut and get a `:<4 hex of sha256>` suffix. */
 export const MAX_OP_NAME_LENGTH = 128;
+/** The longest display name, shortened the same way. */
 export const MAX_DISPLAY_NAME_LENGTH = 1024;

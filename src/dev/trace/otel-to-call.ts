@@ -24,8 +24,11 @@ function shorten(name: string, limit: number): string {
   return name.slice(0, limit - suffix.length) + suffix;
 }
 
+// Microseconds, as the real service stores them: spans a few hundred µs apart must keep their order.
 function nsToIso(ns: bigint): string {
-  return new Date(Number(ns / 1_000_000n)).toISOString();
+  const ms = new Date(Number(ns / 1_000_000n)).toISOString();
+  const micros = ((ns / 1_000n) % 1_000n).toString().padStart(3, '0');
+  return `${ms.slice(0, -1)}${micros}Z`;
 }
 
 // Langfuse sends an ISO string, unix nanoseconds, or float seconds.

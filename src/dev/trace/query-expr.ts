@@ -97,6 +97,18 @@ export function matchesQuery(query: unknown, record: unknown): boolean {
   return Boolean(evalOperand((query as { $expr: unknown }).$expr, record));
 }
 
+const ISO_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/;
+
+// ISO timestamps compare as instants with microseconds, whatever their precision or zone.
+function timestampKey(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = ISO_TIME.exec(value);
+  if (!m) return undefined;
+  const seconds = Date.parse(`${m[1]}${m[3]}`);
+  if (Number.isNaN(seconds)) return undefined;
+  return seconds * 1000 + Number((m[2] ?? '').padEnd(6, '0').slice(0, 6));
+}
+
 /** Sorts records by a list of `{field, direction}`; fields may be dot paths. Stable. */
 export function sortRecords<T>(records: T[], sortBy: { field: string; direction?: string }[] | undefined): T[] {
   if (!sortBy || sortBy.length === 0) return records;
@@ -104,6 +116,9 @@ export function sortRecords<T>(records: T[], sortBy: { field: string; direction?
     if (a === b) return 0;
     if (a === undefined || a === null) return -1;
     if (b === undefined || b === null) return 1;
+    const ta = timestampKey(a);
+    const tb = timestampKey(b);
+    if (ta !== undefined && tb !== undefined) return ta === tb ? 0 : ta < tb ? -1 : 1;
     return (a as number | string) < (b as number | string) ? -1 : 1;
   };
   return [...records].sort((x, y) => {
@@ -113,4 +128,15 @@ export function sortRecords<T>(records: T[], sortBy: { field: string; direction?
     }
     return 0;
   });
+}
+
+/** Applies `offset` and `limit` (both optional, both at least 0; a 422 names the one that is not). */
+export function page<T>(records: T[], limit: number | null | undefined, offset: number | null | undefined): T[] {
+  for (const [name, value] of [['limit', limit], ['offset', offset]] as const) {
+    if (value !== undefined && value !== null && value < 0) {
+      throw new HttpError(422, [{ loc: ['body', name], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal' }]);
+    }
+  }
+  const start = offset ?? 0;
+  return limit === undefined || limit === null ? records.slice(start) : records.slice(start, start + limit);
 }

@@ -38,7 +38,7 @@ export class TraceStore {
   apply(mutation: Mutation): number {
     switch (mutation.kind) {
       case 'call_start':
-        return this.putCall(this.merge({ ...mutation.start, attributes: mutation.start.attributes }));
+        return this.putCall(this.merge(mutation.start));
       case 'call_end':
         return this.endCall(mutation.end);
       case 'call':
@@ -60,6 +60,8 @@ export class TraceStore {
           content: Buffer.from(mutation.content_base64, 'base64'),
         });
         return 0;
+      default:
+        throw new TypeError(`unknown store record kind ${JSON.stringify((mutation as { kind?: unknown })?.kind)}`);
     }
   }
 
@@ -76,8 +78,15 @@ export class TraceStore {
 
   private endCall(end: EndedCall): number {
     const call = this.calls.get(key(end.project_id, end.id));
-    if (call) applyEnd(call, end);
-    else this.pendingEnds.set(key(end.project_id, end.id), end);
+    if (call) {
+      applyEnd(call, end);
+      return 0;
+    }
+    this.pendingEnds.set(key(end.project_id, end.id), end);
+    // Ends whose start never comes (or whose trace was evicted) must not grow the store without bound.
+    if (this.pendingEnds.size > this.maxTraces) {
+      this.pendingEnds.delete(this.pendingEnds.keys().next().value as string);
+    }
     return 0;
   }
 

@@ -3,7 +3,7 @@ import { HttpError, sendJson } from '../http.js';
 import { canonicalJson, contentDigest } from '../ids.js';
 import type { Route } from '../router.js';
 import { checkBody } from '../validate.js';
-import { sortRecords } from './query-expr.js';
+import { page, sortRecords } from './query-expr.js';
 import type { TableRow } from './types.js';
 
 const str = { type: 'string' } as const;
@@ -60,7 +60,7 @@ export function tableRoutes(ctx: DevContext): Route[] {
             },
             limit: optInt,
             offset: optInt,
-            sort_by: { type: 'array', nullable: true, items: { type: 'object', fields: { field: str, direction: str } } },
+            sort_by: { type: 'array', nullable: true, items: { type: 'object', fields: { field: { ...str, required: true }, direction: { ...str, required: true } } } },
           },
         });
         const table = ctx.store.table(body.project_id, body.digest);
@@ -74,8 +74,7 @@ export function tableRoutes(ctx: DevContext): Route[] {
           rows,
           body.sort_by?.map((s) => ({ field: s.field.startsWith('val.') ? s.field : `val.${s.field}`, direction: s.direction })),
         );
-        const offset = body.offset ?? 0;
-        sendJson(c.res, 200, { rows: body.limit == null ? rows.slice(offset) : rows.slice(offset, offset + body.limit) });
+        sendJson(c.res, 200, { rows: page(rows, body.limit, body.offset) });
       },
     },
   ];

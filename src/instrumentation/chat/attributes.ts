@@ -62,7 +62,9 @@ export function chatRequestAttributes(
       if (instructions.length > 0) {
         set(attributes, semconv.ATTR_GEN_AI_SYSTEM_INSTRUCTIONS, serialize(instructions, config, (n) => ({ type: 'text', content: `…[${n} parts left out]` })));
       }
-      set(attributes, semconv.ATTR_GEN_AI_INPUT_MESSAGES, serialize(conversation, config, droppedMessages));
+      if (conversation.length > 0) {
+        set(attributes, semconv.ATTR_GEN_AI_INPUT_MESSAGES, serialize(conversation, config, droppedMessages));
+      }
     }
   }
   return attributes;

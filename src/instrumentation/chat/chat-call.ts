@@ -3,6 +3,7 @@ import { chatErrorAttributes, chatResponseAttributes, errorType } from './attrib
 import type { ResolvedChatTracingConfig } from './config.js';
 import { reportInternalError } from './report.js';
 import { ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK } from './semconv.js';
+import { observedIterator, passThrough } from './observed-iterator.js';
 import { ChatStreamAccumulator } from './stream-accumulator.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest } from './types.js';
 
@@ -36,6 +37,12 @@ export interface ChatCall {
   observeChunks<C>(source: AsyncIterator<C>, signal?: AbortSignal): AsyncIterableIterator<C>;
   /** Ends the span with what was received if `stream` is garbage-collected before its iteration finished. */
   watchAbandonment(stream: object): void;
+}
+
+/** The shape of openai's `Stream` (and of streams built like it). */
+interface IteratorFactoryStream {
+  iterator: (...args: unknown[]) => AsyncIterator<unknown>;
+  controller?: { signal?: AbortSignal } | null;
 }
 
 // Holds only the recorder (never the stream), so it cannot keep an abandoned stream alive.
@@ -124,10 +131,14 @@ export class ChatCallRecorder implements ChatCall {
   /** Records one chunk; returns true when the chunk must be hidden from the caller. */
   onChunk(chunk: unknown): boolean {
     if (this.done) return false;
-    this.guard('stream chunk', () => {
+    // On the path of every chunk: no closure, no allocation beyond what the accumulator keeps.
+    try {
       this.firstChunkAt ??= performance.now();
-      (this.accumulator ??= new ChatStreamAccumulator(this.config.captureOutput)).add(chunk as ChatCompletionChunk);
-    });
+      this.accumulator ??= new ChatStreamAccumulator(this.config.captureOutput);
+      this.accumulator.add(chunk as ChatCompletionChunk);
+    } catch (error) {
+      reportInternalError('stream chunk', error);
+    }
     if (!this.hideUsage || !chunk || typeof chunk !== 'object') return false;
     const { choices, usage } = chunk as { choices?: unknown; usage?: unknown };
     if (usage && Array.isArray(choices) && choices.length === 0) return true;
@@ -136,17 +147,32 @@ export class ChatCallRecorder implements ChatCall {
     return false;
   }
 
+  /**
+   * Observes a stream without replacing it. A stream built like openai's `Stream` (an `iterator()` factory that
+   * feeds `Symbol.asyncIterator`, `tee()` and `toReadableStream()`, and an AbortController in `controller`) has
+   * its factory wrapped, so every way of reading it is seen and an abort is recognised; any other async
+   * iterable has its `Symbol.asyncIterator` wrapped.
+   */
   private observeInPlace<V>(stream: V & AsyncIterable<unknown>): V {
-    const original = stream[Symbol.asyncIterator];
     const call = this;
+    const target = stream as unknown as IteratorFactoryStream;
     try {
-      Object.defineProperty(stream, Symbol.asyncIterator, {
-        configurable: true,
-        writable: true,
-        value: function observedAsyncIterator(this: unknown) {
-          return call.observeChunks(original.call(this));
-        },
-      });
+      if (typeof target.iterator === 'function' && typeof target.controller === 'object') {
+        const factory = target.iterator;
+        const signal = target.controller?.signal;
+        target.iterator = function observedIteratorFactory(this: unknown, ...args: unknown[]) {
+          return call.observeChunks(factory.apply(this, args), signal);
+        };
+      } else {
+        const original = stream[Symbol.asyncIterator];
+        Object.defineProperty(stream, Symbol.asyncIterator, {
+          configurable: true,
+          writable: true,
+          value: function observedAsyncIterator(this: unknown) {
+            return call.observeChunks(original.call(this));
+          },
+        });
+      }
     } catch (error) {
       // A frozen stream cannot be observed in place; returning it unobserved keeps the caller's type.
       reportInternalError('stream observation', error);
@@ -177,68 +203,6 @@ export class ChatCallRecorder implements ChatCall {
       reportInternalError(kind, error);
     }
   }
-}
-
-/** An iterator over `source` that reports to `call`. One `then` per chunk, no generator, so no added latency. */
-function observedIterator<C>(source: AsyncIterator<C>, call: ChatCallRecorder, signal: AbortSignal | undefined): AsyncIterableIterator<C> {
-  let finished = false;
-  const onResult = (result: IteratorResult<C>): IteratorResult<C> | Promise<IteratorResult<C>> => {
-    if (finished) return result;
-    if (result.done) {
-      finished = true;
-      call.finishStream(signal);
-      return result;
-    }
-    return call.onChunk(result.value) ? source.next().then(onResult, onError) : result;
-  };
-  const onError = (error: unknown): never => {
-    if (!finished) {
-      finished = true;
-      call.fail(error);
-    }
-    throw error;
-  };
-  return {
-    next(...args: [] | [undefined]) {
-      let pending: Promise<IteratorResult<C>>;
-      try {
-        pending = source.next(...args);
-      } catch (error) {
-        return Promise.reject(onError(error));
-      }
-      return pending.then(onResult, onError);
-    },
-    return(value?: unknown) {
-      if (!finished) {
-        finished = true;
-        call.finishStream(undefined);
-      }
-      return typeof source.return === 'function'
-        ? source.return(value)
-        : Promise.resolve({ done: true, value } as IteratorResult<C>);
-    },
-    throw(error?: unknown) {
-      if (typeof source.throw === 'function') return source.throw(error).then(onResult, onError);
-      return Promise.reject(onError(error));
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
-}
-
-function passThrough<C>(source: AsyncIterator<C>): AsyncIterableIterator<C> {
-  if (typeof (source as Partial<AsyncIterableIterator<C>>)[Symbol.asyncIterator] === 'function') {
-    return source as AsyncIterableIterator<C>;
-  }
-  return {
-    next: (...args: [] | [undefined]) => source.next(...args),
-    return: (value?: unknown) =>
-      typeof source.return === 'function' ? source.return(value) : Promise.resolve({ done: true, value } as IteratorResult<C>),
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
 }
 
 function abortReason(signal: AbortSignal): unknown {

@@ -20,7 +20,7 @@ export type CaptureContent = boolean | 'input' | 'output';
 export type ContentRedactor = (
   messages: GenAIMessage[],
   direction: 'input' | 'output',
-) => GenAIMessage[] | null | undefined | void;
+) => GenAIMessage[] | null | undefined;
 
 /** Options for how chat calls are recorded. Shared by the `openai` instrumentation and weft's own client. */
 export interface ChatTracingConfig {
@@ -39,9 +39,9 @@ export interface ChatTracingConfig {
    */
   maxMessageLength?: number;
   /**
-   * Longest a content attribute may be, in characters. Default: the SDK's span attribute length limit
-   * (`OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT`, `OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT`) when set, else 262144.
-   * Messages are shortened to fit rather than leaving the SDK to cut the JSON mid-way.
+   * Longest a content attribute may be, in characters. Default 262144, and never more than the SDK's span
+   * attribute length limit (`OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT`, `OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT`):
+   * messages are shortened to fit rather than leaving the SDK to cut the JSON mid-way.
    */
   maxAttributeLength?: number;
   /**
@@ -84,10 +84,11 @@ type Env = Record<string, string | undefined>;
  */
 export function resolveChatTracingConfig(config: ChatTracingConfig = {}, env: Env = process.env): ResolvedChatTracingConfig {
   const capture = resolveCapture(config.captureContent, env);
-  const attributeLimit = envLimit(env);
-  const maxAttributeLength = checkLength(
-    config.maxAttributeLength ?? Math.min(attributeLimit ?? DEFAULT_MAX_ATTRIBUTE_LENGTH, DEFAULT_MAX_ATTRIBUTE_LENGTH),
-    'maxAttributeLength',
+  // The SDK cuts longer values without regard for JSON, so its limit caps whatever was asked for.
+  const sdkLimit = envLimit(env) ?? Number.POSITIVE_INFINITY;
+  const maxAttributeLength = Math.min(
+    checkLength(config.maxAttributeLength ?? DEFAULT_MAX_ATTRIBUTE_LENGTH, 'maxAttributeLength'),
+    sdkLimit,
   );
   const maxMessageLength = Math.min(
     checkLength(config.maxMessageLength ?? DEFAULT_MAX_MESSAGE_LENGTH, 'maxMessageLength'),
@@ -101,7 +102,7 @@ export function resolveChatTracingConfig(config: ChatTracingConfig = {}, env: En
     captureOutput: capture === true || capture === 'output',
     redactContent: config.redactContent,
     maxMessageLength,
-    maxAttributeLength: Math.min(maxAttributeLength, attributeLimit ?? Number.POSITIVE_INFINITY),
+    maxAttributeLength,
     requestStreamUsage: config.requestStreamUsage ?? true,
   };
 }

@@ -31,6 +31,16 @@ const PROVIDERS_BY_HOST: ReadonlyArray<readonly [suffix: string, provider: strin
  * (api.openai.com, a proxy, a local server) counts as `openai`, whose API it speaks. `providerName` overrides.
  */
 export function chatServer(serverUrl: string | undefined, providerName?: string): ChatServer {
+  // A client calls with the same base URL every time: parse it once.
+  if (lastServer && lastServer.url === serverUrl && lastServer.providerName === providerName) return lastServer.server;
+  const server = parseServer(serverUrl, providerName);
+  lastServer = { url: serverUrl, providerName, server };
+  return server;
+}
+
+let lastServer: { url: string | undefined; providerName: string | undefined; server: ChatServer } | undefined;
+
+function parseServer(serverUrl: string | undefined, providerName: string | undefined): ChatServer {
   let address: string | undefined;
   let port: number | undefined;
   if (serverUrl) {

@@ -1,4 +1,4 @@
-import type { ChatChoice, ChatCompletion, ChatCompletionChunk, ChatToolCall, ChatUsage } from './types.js';
+import type { ChatChoice, ChatCompletion, ChatCompletionChunk, ChatToolCall, ChatToolCallDelta, ChatUsage } from './types.js';
 
 interface ToolCallState {
   id?: string;
@@ -56,7 +56,7 @@ export class ChatStreamAccumulator {
       if (typeof delta.refusal === 'string') state.refusal.push(delta.refusal);
       if (typeof delta.reasoning_content === 'string') state.reasoning.push(delta.reasoning_content);
       if (Array.isArray(delta.tool_calls)) {
-        delta.tool_calls.forEach((fragment, position) => {
+        (delta.tool_calls as readonly ChatToolCallDelta[]).forEach((fragment, position) => {
           if (!fragment || typeof fragment !== 'object') return;
           const index = typeof fragment.index === 'number' ? fragment.index : position;
           let call = state.toolCalls.get(index);

@@ -78,28 +78,29 @@ interface Leaf {
 
 function cutItem(item: unknown, length: number, limit: number): string {
   const original: unknown = JSON.parse(JSON.stringify(item));
-  const originalLeaves = collectLeaves(original);
-  if (originalLeaves.length > 0) {
-    let overflow = length - limit;
-    let cap = capFor(originalLeaves.map((leaf) => leaf.value.length), overflow + originalLeaves.length * MARKER_ROOM);
-    // Escapes make JSON longer than the text, so measure and tighten a few times before giving up.
-    for (let attempt = 0; attempt < 6 && cap >= 0; attempt++) {
+  const lengths = collectLeaves(original).map((leaf) => leaf.value.length);
+  if (lengths.length > 0) {
+    let cap = capFor(lengths, length - limit + lengths.length * MARKER_ROOM);
+    // Escapes make JSON longer than the text: measure, and lower the cap by what is still over.
+    for (let attempt = 0; attempt < 20 && cap >= 0; attempt++) {
       const copy: unknown = JSON.parse(JSON.stringify(original));
+      let cut = 0;
       for (const leaf of collectLeaves(copy)) {
-        if (leaf.value.length > cap) setLeaf(leaf, cutText(leaf.value, cap));
+        if (leaf.value.length <= cap) continue;
+        setLeaf(leaf, cutText(leaf.value, cap));
+        cut += 1;
       }
       const json = JSON.stringify(copy);
       if (json.length <= limit) return json;
-      overflow = json.length - limit;
-      cap -= Math.max(1, Math.ceil(overflow / Math.max(1, originalLeaves.filter((l) => l.value.length > cap).length)));
+      cap -= Math.max(1, Math.ceil((json.length - limit) / Math.max(1, cut)));
     }
   }
-  return JSON.stringify(fallback(original, limit));
+  return fallback(original, limit);
 }
 
-/** Last resort when structure alone is too long: keep the item's structural fields and its JSON, cut, as text. */
-function fallback(item: unknown, limit: number): unknown {
-  const json = JSON.stringify(item);
+/** Last resort when structure alone is too long: the item's structural fields, and its JSON, cut, as text. */
+function fallback(item: unknown, limit: number): string {
+  const text = JSON.stringify(item);
   const out: Record<string, unknown> = {};
   if (item && typeof item === 'object' && !Array.isArray(item)) {
     for (const key of ['role', 'type', 'name', 'finish_reason']) {
@@ -107,11 +108,18 @@ function fallback(item: unknown, limit: number): unknown {
       if (typeof value === 'string' && value.length <= 64) out[key] = value;
     }
   }
-  const room = Math.max(0, limit - JSON.stringify(out).length - 64 - MARKER_ROOM);
-  const text = cutText(json, room);
-  if ('role' in out) out.parts = [{ type: 'text', content: text }];
-  else out.content = text;
-  return out;
+  const withText = (keep: number): string => {
+    const content = cutText(text, keep);
+    return JSON.stringify('role' in out ? { ...out, parts: [{ type: 'text', content }] } : { ...out, content });
+  };
+  let keep = limit;
+  let json = withText(keep);
+  // Each step removes at least the excess (a character is at least one character of JSON), so this ends.
+  while (json.length > limit && keep > 0) {
+    keep = Math.max(0, keep - (json.length - limit));
+    json = withText(keep);
+  }
+  return json;
 }
 
 /** The cap on leaf length that removes at least `toRemove` characters in total. */

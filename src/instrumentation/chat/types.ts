@@ -91,6 +91,7 @@ export interface ChatResponseMessage {
   readonly reasoning_content?: string | null;
 }
 
+/** One choice of a non-streamed response. */
 export interface ChatChoice {
   readonly index?: number;
   readonly finish_reason?: string | null;
@@ -115,6 +116,7 @@ export interface ChatToolCallDelta {
   readonly function?: { readonly name?: string; readonly arguments?: string };
 }
 
+/** What one chunk adds to a choice. */
 export interface ChatDelta {
   readonly role?: string | null;
   readonly content?: string | null;
@@ -124,6 +126,7 @@ export interface ChatDelta {
   readonly function_call?: { readonly name?: string; readonly arguments?: string } | null;
 }
 
+/** One choice's part of a stream chunk. */
 export interface ChatChunkChoice {
   readonly index?: number;
   readonly finish_reason?: string | null;
@@ -144,10 +147,12 @@ export interface ChatCompletionChunk {
 // GenAI semantic-convention message schema (what weft records)
 // ---------------------------------------------------------------------------------------------------------
 
+/** Text sent to or received from the model. */
 export interface GenAITextPart {
   type: 'text';
   content: string;
 }
+/** A tool call the model asked for. */
 export interface GenAIToolCallPart {
   type: 'tool_call';
   id?: string;
@@ -155,15 +160,18 @@ export interface GenAIToolCallPart {
   /** Parsed JSON when the arguments were valid JSON, else the raw string. */
   arguments?: unknown;
 }
+/** A tool's result sent back to the model. */
 export interface GenAIToolCallResponsePart {
   type: 'tool_call_response';
   id?: string;
   response: unknown;
 }
+/** Reasoning text the model returned (e.g. `reasoning_content`). */
 export interface GenAIReasoningPart {
   type: 'reasoning';
   content: string;
 }
+/** Inline binary content (a `data:` URL's payload, input audio). */
 export interface GenAIBlobPart {
   type: 'blob';
   modality: string;
@@ -171,12 +179,14 @@ export interface GenAIBlobPart {
   /** Base64. */
   content: string;
 }
+/** Content referenced by URL. */
 export interface GenAIUriPart {
   type: 'uri';
   modality: string;
   mime_type?: string;
   uri: string;
 }
+/** A file uploaded to the provider, referenced by id. */
 export interface GenAIFilePart {
   type: 'file';
   modality: string;
@@ -189,6 +199,7 @@ export interface GenAIGenericPart {
   [key: string]: unknown;
 }
 
+/** One part of a recorded message, per the semconv message schema. */
 export type GenAIPart =
   | GenAITextPart
   | GenAIToolCallPart

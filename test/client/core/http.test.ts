@@ -8,7 +8,7 @@ import {
   type RetryEvent,
   WEFT_VERSION,
   WeftAbortError,
-  WeftApiError,
+  type WeftApiError,
   WeftConnectionError,
   WeftNotFoundError,
   WeftParseError,
@@ -374,6 +374,43 @@ describe('JSONL streams', () => {
     }
     await closed;
     expect(seen).toEqual([{ i: 0 }, { i: 1 }]);
+  });
+
+  it('throws an abort error when the signal fires mid-stream, and closes the connection', async () => {
+    server.handle(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/jsonl' });
+      for (let i = 0; i < 1000 && !res.destroyed; i++) {
+        res.write(`${JSON.stringify({ i })}\n`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      res.end();
+    });
+    const closed = server.connectionClosed();
+    const controller = new AbortController();
+    const seen: unknown[] = [];
+    const error = await (async () => {
+      for await (const item of core.jsonl({ method: 'POST', path: '/calls/stream_query', body: {}, signal: controller.signal })) {
+        seen.push(item);
+        if (seen.length === 3) controller.abort();
+      }
+    })().catch((e: unknown) => e);
+    await closed;
+    expect(error).toBeInstanceOf(WeftAbortError);
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('closes the connection when a raw byte stream is left early', async () => {
+    server.handle(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      for (let i = 0; i < 1000 && !res.destroyed; i++) {
+        res.write(Buffer.alloc(1024, i % 256));
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      res.end();
+    });
+    const closed = server.connectionClosed();
+    for await (const _chunk of core.stream({ method: 'POST', path: '/file/content', body: {} })) break;
+    await closed;
   });
 
   it('sends no request for a stream that is never iterated', async () => {

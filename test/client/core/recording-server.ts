@@ -14,7 +14,7 @@ export interface RecordedRequest {
   json(): unknown;
 }
 
-export type Handler = (req: RecordedRequest, res: ServerResponse, raw: IncomingMessage) => void | Promise<void>;
+export type Handler = (req: RecordedRequest, res: ServerResponse, raw: IncomingMessage) => unknown;
 
 export interface RecordingServer {
   /** `http://127.0.0.1:<port>` */

@@ -3,12 +3,14 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * Models the reliability chat server understands; each picks a behaviour, so one server serves every case.
- * - any other model: a normal reply whose text echoes the size of the request, so a changed request shows.
+ * - any other model: a normal reply whose text echoes the number and size of the messages, so that a change
+ *   to what the app sent shows in what it gets back (other request fields, e.g. `stream_options`, may vary).
  * - `tools`: a reply with a tool call whose arguments are not JSON.
  * - `malformed-stream`: with `stream: true`, a stream whose second event is not JSON.
  * - `huge`: a 10 MB reply (streamed or not).
+ * - `unauthorized`: a 401, worded like OpenAI's, that does not repeat the key.
  */
-export const MODELS = { tools: 'tools', malformedStream: 'malformed-stream', huge: 'huge' } as const;
+export const MODELS = { tools: 'tools', malformedStream: 'malformed-stream', huge: 'huge', unauthorized: 'unauthorized' } as const;
 
 const HUGE_TEXT = 'x'.repeat(10 * 1024 * 1024);
 
@@ -61,7 +63,7 @@ export async function startReliabilityChatServer(): Promise<ReliabilityChatServe
     req.on('end', () => {
       const raw = Buffer.concat(parts).toString('utf8');
       requests.push({ headers: req.headers, body: raw });
-      let body: { model?: string; stream?: boolean; stream_options?: { include_usage?: boolean } };
+      let body: { model?: string; messages?: unknown[]; stream?: boolean; stream_options?: { include_usage?: boolean } };
       try {
         body = JSON.parse(raw);
       } catch {
@@ -69,7 +71,13 @@ export async function startReliabilityChatServer(): Promise<ReliabilityChatServe
         return;
       }
       const model = body.model ?? 'unknown';
-      const text = model === MODELS.huge ? HUGE_TEXT : `echo ${raw.length} bytes`;
+      if (model === MODELS.unauthorized) {
+        const error = { message: 'Incorrect API key provided.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' };
+        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error }));
+        return;
+      }
+      const messages = body.messages ?? [];
+      const text = model === MODELS.huge ? HUGE_TEXT : `echo ${messages.length} messages, ${JSON.stringify(messages).length} bytes`;
       if (body.stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write(event(model, { role: 'assistant', content: '' }, null));

@@ -3,10 +3,11 @@ import {
   WeftConnectionError,
   WeftError,
   WeftParseError,
+  WeftTimeoutError,
   createApiError,
 } from '../../core/errors.js';
 import { parseServerSentEvents } from '../../core/sse.js';
-import type { ChatCompletionChunk } from './types.js';
+import type { ChatCompletionStreamChunk } from './types.js';
 
 /** The `code` of the error thrown when a chat stream ends before `data: [DONE]`. */
 export const STREAM_INCOMPLETE = 'WEFT_STREAM_INCOMPLETE';
@@ -22,30 +23,31 @@ export interface StreamOrigin {
  * Reads the chunks of a streamed chat completion from the body's bytes: one JSON chunk per `data:` event,
  * comments and keep-alives skipped, and the end at `data: [DONE]`, after the final usage chunk.
  *
- * Everything that goes wrong is a weft error naming the request: a `data: {"error": …}` event becomes the
- * {@link WeftApiError} of its code (a 500-class error when it has none); a connection that breaks, or a body
- * that ends without `[DONE]`, becomes a {@link WeftConnectionError} that says how many chunks arrived, since
- * the caller holds a partial answer.
+ * Everything that goes wrong is a weft error naming the request: a `data: {"error": …}` event (or an
+ * `event: error`) becomes the {@link WeftApiError} of its code (a 500-class error when it has none); a
+ * connection that breaks, or a body that ends without `[DONE]`, becomes a {@link WeftConnectionError} that
+ * says how many chunks arrived, since the caller holds a partial answer.
  */
 export async function* readChatChunks(
   bytes: AsyncIterable<Uint8Array>,
   origin: StreamOrigin,
-): AsyncGenerator<ChatCompletionChunk, void, undefined> {
+): AsyncGenerator<ChatCompletionStreamChunk, void, undefined> {
   const { method, path } = origin;
   let received = 0;
   try {
     for await (const event of parseServerSentEvents(bytes)) {
       const data = event.data.trim();
+      if (event.event === 'error') throw streamErrorEvent(errorBody(data), origin);
       if (data === '') continue;
       if (data === '[DONE]') return;
       const parsed = parseEventData(data, origin, received);
       if (isErrorEvent(parsed)) throw streamErrorEvent(parsed, origin);
       received += 1;
-      yield parsed as ChatCompletionChunk;
+      yield parsed as ChatCompletionStreamChunk;
     }
   } catch (error) {
     // A cut connection arrives as the core's plain connection error; say what it means for this response.
-    if (error instanceof WeftConnectionError && error.name === 'WeftConnectionError') {
+    if (error instanceof WeftConnectionError && !(error instanceof WeftTimeoutError)) {
       throw new WeftConnectionError(
         `weft: ${method} ${path}: the stream broke after ${received} chunk(s), before [DONE]; the response is incomplete (${error.message}).`,
         method,
@@ -76,6 +78,35 @@ function parseEventData(data: string, origin: StreamOrigin, received: number): u
       origin.path,
       { cause: error },
     );
+  }
+}
+
+/**
+ * The error for a streamed request that got one JSON body instead of events: the error it carries, or a
+ * parse error saying the service did not stream.
+ */
+export function notAnEventStream(text: string, origin: StreamOrigin): Error {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (isErrorEvent(parsed)) return streamErrorEvent(parsed, origin);
+  return new WeftParseError(
+    `weft: ${origin.method} ${origin.path}: asked for a stream (stream: true) but the service answered with one JSON body; it may not stream this model.`,
+    origin.method,
+    origin.path,
+  );
+}
+
+/** The data of an `event: error`, in the `{error: …}` shape whatever the server sent. */
+function errorBody(data: string): { error: unknown } {
+  try {
+    const parsed: unknown = JSON.parse(data);
+    return isErrorEvent(parsed) ? parsed : { error: parsed };
+  } catch {
+    return { error: { message: data || 'the service sent an error event without a message' } };
   }
 }
 

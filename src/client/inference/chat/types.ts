@@ -180,7 +180,7 @@ export interface ChatCompletionChoice {
 }
 
 /** The response of a non-streamed chat completion. */
-export interface ChatCompletion {
+export interface ChatCompletionResponse {
   id: string;
   object: 'chat.completion';
   created: number;
@@ -222,7 +222,7 @@ export interface ChatCompletionChunkChoice {
 /**
  * One event of a streamed completion. The final usage chunk has `choices: []` and a `usage` object.
  */
-export interface ChatCompletionChunk {
+export interface ChatCompletionStreamChunk {
   id: string;
   object: 'chat.completion.chunk';
   created: number;

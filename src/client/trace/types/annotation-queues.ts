@@ -45,6 +45,7 @@ export interface AnnotationQueueCreateReq {
   description?: string;
   scorer_refs: string[];
 }
+/** The answer of POST /annotation_queues. */
 export interface AnnotationQueueCreateRes {
   id: string;
 }
@@ -64,6 +65,7 @@ export interface AnnotationQueuesStatsReq {
   project_id: string;
   queue_ids: string[];
 }
+/** The answer of POST /annotation_queues/stats. */
 export interface AnnotationQueuesStatsRes {
   stats: Array<{ queue_id: string; total_items: number; completed_items: number }>;
 }
@@ -93,6 +95,7 @@ export interface AnnotationQueueAddCallsReq {
   /** Which call fields the reviewer sees, as dot paths. */
   display_fields: string[];
 }
+/** The answer of POST /annotation_queues/{queue_id}/items. */
 export interface AnnotationQueueAddCallsRes {
   added_count: number;
   duplicates: number;
@@ -114,6 +117,7 @@ export interface AnnotationQueueItemsQueryReq {
   offset?: number;
   include_position?: boolean;
 }
+/** The answer of POST /annotation_queues/{queue_id}/items/query. */
 export interface AnnotationQueueItemsQueryRes {
   items: AnnotationQueueItemSchema[];
 }

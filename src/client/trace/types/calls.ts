@@ -75,6 +75,7 @@ export interface EndedCallSchemaForInsert {
 export interface CallStartReq {
   start: StartedCallSchemaForInsert;
 }
+/** The answer of POST /call/start. */
 export interface CallStartRes {
   id: string;
   trace_id: string;
@@ -84,12 +85,14 @@ export interface CallStartRes {
 export interface CallEndReq {
   end: EndedCallSchemaForInsert;
 }
+/** The answer of POST /call/end. */
 export type CallEndRes = EmptyRes;
 
 /** POST /call/upsert_batch: starts and ends, in order. */
 export interface CallUpsertBatchReq {
   batch: Array<{ mode: 'start'; req: CallStartReq } | { mode: 'end'; req: CallEndReq }>;
 }
+/** The answer of POST /call/upsert_batch. */
 export interface CallUpsertBatchRes {
   /** One entry per batch item: `{id, trace_id}` for a start, `{}` for an end. */
   res: Array<CallStartRes | EmptyRes>;
@@ -103,6 +106,7 @@ export interface CallReadReq {
   include_storage_size?: boolean;
   include_total_storage_size?: boolean;
 }
+/** The answer of POST /call/read. */
 export interface CallReadRes {
   call: CallSchema | null;
 }
@@ -113,6 +117,7 @@ export interface CallUpdateReq {
   call_id: string;
   display_name?: string;
 }
+/** The answer of POST /call/update. */
 export type CallUpdateRes = EmptyRes;
 
 /** POST /calls/delete */
@@ -153,6 +158,7 @@ export interface CallsQueryStatsReq {
   include_total_storage_size?: boolean;
   expand_columns?: string[];
 }
+/** The answer of POST /calls/query_stats. */
 export interface CallsQueryStatsRes {
   count: number;
   total_storage_size_bytes?: number | null;
@@ -184,6 +190,7 @@ export interface CallStatsReq {
   /** Default `"UTC"`. */
   timezone?: string;
 }
+/** The answer of POST /calls/stats. */
 export interface CallStatsRes {
   start: string;
   end: string;
@@ -204,6 +211,7 @@ export interface CallsUsageReq {
   /** Default 10 000. */
   limit?: number;
 }
+/** The answer of POST /calls/usage. */
 export interface CallsUsageRes {
   call_usage: Record<string, Record<string, LLMAggregatedUsage>>;
 }
@@ -219,6 +227,7 @@ export interface TraceUsageReq {
   include_costs?: boolean;
   limit?: number;
 }
+/** The answer of POST /trace/usage. */
 export interface TraceUsageRes {
   call_usage?: Record<string, Record<string, LLMAggregatedUsage>>;
   [key: string]: unknown;

@@ -18,6 +18,7 @@ export interface CostCreateReq {
   project_id: string;
   costs: Record<string, CostCreateInput>;
 }
+/** The answer of POST /cost/create. */
 export interface CostCreateRes {
   /** `[llm_id, cost_id]` pairs. */
   ids: Array<[string, string]>;
@@ -32,6 +33,7 @@ export interface CostQueryReq {
   limit?: number;
   offset?: number;
 }
+/** One price, with the fields asked for. */
 export interface CostQueryOutput {
   id?: string;
   llm_id?: string;
@@ -42,6 +44,7 @@ export interface CostQueryOutput {
   effective_date?: string;
   provider_id?: string;
 }
+/** The answer of POST /cost/query. */
 export interface CostQueryRes {
   results: CostQueryOutput[];
 }
@@ -51,4 +54,5 @@ export interface CostPurgeReq {
   project_id: string;
   query: Query;
 }
+/** The answer of POST /cost/purge. */
 export type CostPurgeRes = EmptyRes;

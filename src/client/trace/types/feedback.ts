@@ -35,6 +35,7 @@ export interface Feedback extends Omit<FeedbackCreateReq, 'id'> {
 export interface FeedbackCreateBatchReq {
   batch: FeedbackCreateReq[];
 }
+/** The answer of POST /feedback/batch/create. */
 export interface FeedbackCreateBatchRes {
   res: FeedbackCreateRes[];
 }
@@ -48,6 +49,7 @@ export interface FeedbackQueryReq {
   limit?: number;
   offset?: number;
 }
+/** The answer of POST /feedback/query. */
 export interface FeedbackQueryRes {
   result: JsonObject[];
 }
@@ -56,6 +58,7 @@ export interface FeedbackQueryRes {
 export interface FeedbackReplaceReq extends FeedbackCreateReq {
   feedback_id: string;
 }
+/** The answer of POST /feedback/replace. */
 export type FeedbackReplaceRes = FeedbackCreateRes;
 
 /** POST /feedback/purge: deletes the feedback matching `query`. */
@@ -63,6 +66,7 @@ export interface FeedbackPurgeReq {
   project_id: string;
   query: Query;
 }
+/** The answer of POST /feedback/purge. */
 export type FeedbackPurgeRes = EmptyRes;
 
 /**

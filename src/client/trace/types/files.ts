@@ -25,6 +25,7 @@ export interface FileContentReq {
 export interface FilesStatsReq {
   project_id: string;
 }
+/** The answer of POST /files/query_stats. */
 export interface FilesStatsRes {
   total_size_bytes: number;
 }

@@ -7,6 +7,7 @@ export interface ImageCreateReq {
   /** Default true. */
   track_llm_call?: boolean;
 }
+/** The answer of POST /image/create. */
 export interface ImageCreateRes {
   response: JsonObject;
   weave_call_id?: string | null;

@@ -32,6 +32,7 @@ export interface ObjSchemaForInsert {
 export interface ObjCreateReq {
   obj: ObjSchemaForInsert;
 }
+/** The answer of POST /obj/create. */
 export interface ObjCreateRes {
   digest: string;
   object_id?: string;
@@ -45,6 +46,7 @@ export interface ObjReadReq {
   digest: string;
   metadata_only?: boolean;
 }
+/** The answer of POST /obj/read. */
 export interface ObjReadRes {
   obj: ObjSchema;
 }
@@ -55,6 +57,7 @@ export interface ObjDeleteReq {
   object_id: string;
   digests?: string[];
 }
+/** The answer of POST /obj/delete. */
 export interface ObjDeleteRes {
   num_deleted: number;
 }
@@ -81,6 +84,7 @@ export interface ObjQueryReq {
   metadata_only?: boolean;
   include_storage_size?: boolean;
 }
+/** The answer of POST /objs/query. */
 export interface ObjQueryRes {
   objs: ObjSchema[];
 }
@@ -91,6 +95,7 @@ export interface ObjSetAliasesReq {
   digest: string;
   aliases: string[];
 }
+/** The answer of PUT /objs/{object_id}/aliases. */
 export type ObjSetAliasesRes = EmptyRes;
 
 /** POST /objs/{object_id}/aliases/remove */
@@ -98,6 +103,7 @@ export interface ObjRemoveAliasesReq {
   project_id: string;
   aliases: string[];
 }
+/** The answer of POST /objs/{object_id}/aliases/remove. */
 export type ObjRemoveAliasesRes = EmptyRes;
 
 /** PUT /objs/{object_id}/versions/{digest}/tags. The body is the reference's guess (UNVERIFIED). */
@@ -105,6 +111,7 @@ export interface ObjAddTagsReq {
   project_id: string;
   tags: string[];
 }
+/** The answer of PUT /objs/{object_id}/versions/{digest}/tags. */
 export type ObjAddTagsRes = EmptyRes;
 
 /** POST /objs/{object_id}/versions/{digest}/tags/remove. The body is the reference's guess (UNVERIFIED). */
@@ -112,6 +119,7 @@ export interface ObjRemoveTagsReq {
   project_id: string;
   tags: string[];
 }
+/** The answer of POST /objs/{object_id}/versions/{digest}/tags/remove. */
 export type ObjRemoveTagsRes = EmptyRes;
 
 /** GET /aliases?project_id=: the response shape was not read by the reference, so it stays open. */

@@ -2,6 +2,7 @@
 export interface RefsReadBatchReq {
   refs: string[];
 }
+/** The answer of POST /refs/read_batch. */
 export interface RefsReadBatchRes {
   /** One value per ref, in order. */
   vals: unknown[];

@@ -17,6 +17,7 @@ export type GeolocateRes = UnknownShape;
 
 /** POST /service/projects_info: neither request nor response is shown; open records. */
 export type ProjectsInfoReq = UnknownShape;
+/** The answer of POST /service/projects_info. */
 export type ProjectsInfoRes = UnknownShape | unknown[];
 
 /** GET /inference/analysis/{provider}/models, /inference/{vendor}/v2/hardware, /inference/router/{provider}/models: not shown. */

@@ -11,6 +11,7 @@ export interface TableRowSchema {
 export interface TableCreateReq {
   table: { project_id: string; rows: Array<Record<string, unknown>> };
 }
+/** The answer of POST /table/create. */
 export interface TableCreateRes {
   digest: string;
   row_digests: string[];
@@ -21,6 +22,7 @@ export interface TableCreateFromDigestsReq {
   project_id: string;
   row_digests: string[];
 }
+/** The answer of POST /table/create_from_digests. */
 export interface TableCreateFromDigestsRes {
   digest: string;
 }
@@ -37,6 +39,7 @@ export interface TableUpdateReq {
   base_digest: string;
   updates: TableUpdateSpec[];
 }
+/** The answer of POST /table/update. */
 export interface TableUpdateRes {
   digest: string;
   updated_row_digests: string[];
@@ -51,6 +54,7 @@ export interface TableQueryReq {
   offset?: number;
   sort_by?: SortBy[];
 }
+/** The answer of POST /table/query. */
 export interface TableQueryRes {
   rows: TableRowSchema[];
 }
@@ -60,6 +64,7 @@ export interface TableQueryStatsReq {
   project_id: string;
   digest: string;
 }
+/** The answer of POST /table/query_stats. */
 export interface TableQueryStatsRes {
   count: number;
 }
@@ -70,6 +75,7 @@ export interface TableQueryStatsBatchReq {
   digests?: string[];
   include_storage_size?: boolean;
 }
+/** The answer of POST /table/query_stats_batch. */
 export interface TableQueryStatsBatchRes {
   tables: Array<{ count: number; digest: string; storage_size_bytes?: number | null }>;
 }

@@ -1,11 +1,8 @@
-import type {
-  ChatCompletionCreateParamsNonStreaming,
-  ChatCompletionCreateParamsStreaming,
-} from '../../inference/chat/types.js';
+import type { ChatCompletionCreateParamsBase } from '../../inference/chat/types.js';
 
 /**
- * The training service's chat body: the common format plus vLLM sampling options (reference §1.8). Only the
- * commonly used extras are named; any other vLLM field passes through the open index signature.
+ * vLLM sampling options the training service's chat endpoint accepts beyond the common format (reference
+ * §1.8). Only the commonly used ones are named; any other vLLM field passes through the open index signature.
  */
 export interface VllmSamplingParams {
   top_k?: number;
@@ -24,8 +21,8 @@ export interface VllmSamplingParams {
   priority?: number;
 }
 
-/** A non-streamed chat request to the training service. */
-export interface TrainingChatParamsNonStreaming extends ChatCompletionCreateParamsNonStreaming, VllmSamplingParams {}
-
-/** A streamed chat request to the training service. */
-export interface TrainingChatParamsStreaming extends ChatCompletionCreateParamsStreaming, VllmSamplingParams {}
+/**
+ * A chat request to the training service. `model` is usually a trained checkpoint,
+ * `wandb-artifact:///{entity}/{project}/{name}:step{N}` (an opaque string to weft).
+ */
+export type TrainingChatParams = ChatCompletionCreateParamsBase & VllmSamplingParams;

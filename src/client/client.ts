@@ -1,0 +1,115 @@
+import { Agent } from 'undici';
+import {
+  type ConnectionOptions,
+  ENV,
+  type ProjectRef,
+  pick,
+  resolveConnection,
+  resolveServiceUrl,
+  sendsKeyInClear,
+} from '../config/index.js';
+import { reportOnce } from '../register/diagnostics.js';
+import { HttpCore, type RetryEvent } from './core/http.js';
+import type { BackoffOptions } from './core/retry.js';
+import { type ChatTracingOption, InferenceClient } from './inference/index.js';
+import { TraceClient } from './trace/trace-client.js';
+import { TrainingClient } from './training/index.js';
+
+/** Options of {@link Client}. Each service address falls back to its environment variable, then to `weft dev`. */
+export interface ClientOptions extends ConnectionOptions {
+  /** Inference service address, ending in `/v1`. Env: `WEFT_INFERENCE_BASE_URL`. Default: `http://127.0.0.1:4780/v1`. */
+  inferenceBaseUrl?: string;
+  /** Training service address, ending in `/v1`. Env: `WEFT_TRAINING_BASE_URL`. Default: `http://127.0.0.1:4780/v1`. */
+  trainingBaseUrl?: string;
+  /** Per-attempt timeout in milliseconds (wait for headers, then silence mid-body). Default 60 000. */
+  timeoutMs?: number;
+  /** Retries of a failed idempotent request. Default 2. */
+  maxRetries?: number;
+  /** Backoff between retries. */
+  backoff?: BackoffOptions;
+  /** Headers sent to every service. */
+  headers?: Record<string, string>;
+  /** Name of the inference service's project header. Default `Compat-Project`. */
+  inferenceProjectHeader?: string;
+  /** Called before each retry, e.g. to log it; never receives headers. */
+  onRetry?: (event: RetryEvent) => void;
+  /**
+   * How the chat calls of `inference` and `training` are traced: `false` for not at all, or the options of
+   * the `openai` instrumentation. Default: traced, options from the environment.
+   */
+  tracing?: ChatTracingOption;
+}
+
+/**
+ * The typed client of the three services, sharing one keep-alive connection pool:
+ * `trace` (calls, objects, tables, feedback, evaluations…), `inference` (chat completions, models) and
+ * `training` (models, checkpoints, RL/SFT jobs). Call `close()` when done so the process can exit promptly.
+ *
+ * @example
+ * const client = new Client({ project: 'team/proj' }); // key from WEFT_API_KEY, address from WEFT_BASE_URL
+ * for await (const call of client.trace.calls.streamQuery({ limit: 10 })) console.log(call.op_name);
+ * await client.close();
+ */
+export class Client {
+  /** The trace service. */
+  readonly trace: TraceClient;
+  /** The inference service. */
+  readonly inference: InferenceClient;
+  /** The training service. */
+  readonly training: TrainingClient;
+  /** The project every request is scoped to. */
+  readonly project: ProjectRef;
+  /** The resolved base URLs, for display (they hold no secret). */
+  readonly baseUrls: { readonly trace: string; readonly inference: string; readonly training: string };
+
+  private readonly agent: Agent;
+  private readonly cores: HttpCore[];
+
+  constructor(options: ClientOptions = {}) {
+    const connection = resolveConnection(options);
+    this.project = connection.project;
+    this.baseUrls = {
+      trace: connection.baseUrl,
+      inference: resolveServiceUrl(options.inferenceBaseUrl, 'inferenceBaseUrl', ENV.inferenceBaseUrl),
+      training: resolveServiceUrl(options.trainingBaseUrl, 'trainingBaseUrl', ENV.trainingBaseUrl),
+    };
+    for (const url of new Set(Object.values(this.baseUrls))) {
+      if (sendsKeyInClear(url, connection.apiKey)) {
+        reportOnce('client-key-in-clear', `the API key would travel unencrypted to ${new URL(url).host} (plain http to another machine); use https.`);
+      }
+    }
+    // One keep-alive pool for the three services (often the same host); made once the options are valid.
+    this.agent = new Agent();
+    const core = (baseUrl: string) =>
+      new HttpCore({
+        baseUrl,
+        apiKey: connection.apiKey,
+        dispatcher: this.agent,
+        headers: options.headers,
+        timeoutMs: options.timeoutMs,
+        maxRetries: options.maxRetries,
+        backoff: options.backoff,
+        onRetry: options.onRetry,
+      });
+    const traceCore = core(this.baseUrls.trace);
+    const inferenceCore = core(this.baseUrls.inference);
+    const trainingCore = core(this.baseUrls.training);
+    this.cores = [traceCore, inferenceCore, trainingCore];
+    this.trace = new TraceClient(traceCore, { project: connection.project });
+    // The project header is sent only when a project was configured: the local fallback project means
+    // nothing to a remote inference service, which would refuse it.
+    const configuredProject = pick(options.project, ENV.project) === undefined ? undefined : connection.project.id;
+    this.inference = new InferenceClient(inferenceCore, {
+      project: configuredProject,
+      projectHeader: options.inferenceProjectHeader,
+      tracing: options.tracing,
+    });
+    this.training = new TrainingClient(trainingCore, { tracing: options.tracing });
+  }
+
+  /** Closes the connections of all three services. Requests after this fail. */
+  async close(): Promise<void> {
+    await Promise.all(this.cores.map((c) => c.close()));
+    await this.agent.close();
+  }
+}

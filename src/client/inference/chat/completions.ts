@@ -1,0 +1,95 @@
+import type { CallOptions, HttpCore } from '../../core/http.js';
+import { ChatCompletionStream } from './chat-completion-stream.js';
+import { notAnEventStream, readChatChunks } from './chunk-stream.js';
+import { type ResolvedChatTracing, traceChat } from './trace-chat.js';
+import type { ChatCompletionResponse, ChatCompletionCreateParams, ChatCompletionCreateParamsBase } from './types.js';
+
+/** Options of one chat call: an `AbortSignal`, a timeout per attempt, retries, extra headers. */
+export type ChatRequestOptions = CallOptions;
+
+/** Where a {@link ChatCompletions} resource sends its calls. */
+export interface ChatCompletionsRoute<O extends ChatRequestOptions = ChatRequestOptions> {
+  /** The path under the service's base URL for one call, e.g. `/chat/completions`. */
+  path: (options: O) => string;
+  /** Headers added to every call (e.g. `Compat-Project`). */
+  headers?: Record<string, string>;
+  /** How calls are traced (see `resolveChatTracing`). */
+  tracing: ResolvedChatTracing;
+}
+
+/**
+ * `chat.completions` of the inference and training services: the same OpenAI-style format, traced through
+ * the same mapping as the `openai` instrumentation.
+ *
+ * A chat call changes nothing on the service, so it is retried like a read (429, 5xx, a failed connection);
+ * a stream only until its headers arrive. Pass `{ maxRetries: 0 }` to turn that off.
+ */
+export class ChatCompletions<
+  P extends ChatCompletionCreateParamsBase = ChatCompletionCreateParamsBase,
+  O extends ChatRequestOptions = ChatRequestOptions,
+> {
+  constructor(
+    private readonly core: HttpCore,
+    private readonly route: ChatCompletionsRoute<O>,
+  ) {}
+
+  /**
+   * Creates a chat completion. With `stream: true` the promise resolves, once the response headers arrive,
+   * to a {@link ChatCompletionStream} of chunks; otherwise to the whole completion.
+   *
+   * @throws WeftQuotaExceededError (402, out of credits), WeftRateLimitError (429, concurrency limit),
+   *   WeftServerError (503, engine overloaded; other 5xx), and the core's other errors.
+   *
+   * @example
+   * const completion = await client.inference.chat.completions.create({
+   *   model: 'meta-llama/Llama-3.1-8B-Instruct',
+   *   messages: [{ role: 'user', content: 'Hello' }],
+   * });
+   */
+  create(body: P & { stream?: false | null }, options?: O): Promise<ChatCompletionResponse>;
+  create(body: P & { stream: true }, options?: O): Promise<ChatCompletionStream>;
+  create(body: P, options?: O): Promise<ChatCompletionResponse | ChatCompletionStream>;
+  create(body: P, options: O = {} as O): Promise<ChatCompletionResponse | ChatCompletionStream> {
+    const path = this.route.path(options);
+    const call = callOptions(options);
+    return traceChat<ChatCompletionResponse | ChatCompletionStream>(
+      this.route.tracing,
+      this.core.baseUrl,
+      body as ChatCompletionCreateParams,
+      (request) => (request.stream === true ? this.sendStreaming(path, request, call) : this.send(path, request, call)),
+    );
+  }
+
+  private send(path: string, body: ChatCompletionCreateParams, options: ChatRequestOptions): Promise<ChatCompletionResponse> {
+    return this.core.request<ChatCompletionResponse>({
+      ...options,
+      method: 'POST',
+      path,
+      body,
+      headers: { ...this.route.headers, ...options.headers },
+      idempotent: true,
+    });
+  }
+
+  private async sendStreaming(path: string, body: ChatCompletionCreateParams, options: ChatRequestOptions): Promise<ChatCompletionStream> {
+    const response = await this.core.raw({
+      ...options,
+      method: 'POST',
+      path,
+      body,
+      headers: { accept: 'text/event-stream', ...this.route.headers, ...options.headers },
+      idempotent: true,
+    });
+    const origin = { method: 'POST', path, requestId: response.requestId };
+    const contentType = String(response.headers['content-type'] ?? '');
+    if (/\bjson\b/i.test(contentType)) throw notAnEventStream(await response.body.text(), origin);
+    const chunks = readChatChunks(response.body, origin);
+    return new ChatCompletionStream(chunks, () => response.body.cancel(), response.requestId);
+  }
+}
+
+/** Only the core's call options travel on; resource-specific ones (like the training's `trailingSlash`) stop here. */
+function callOptions(options: ChatRequestOptions): ChatRequestOptions {
+  const { signal, timeoutMs, maxRetries, headers } = options;
+  return { signal, timeoutMs, maxRetries, ...(headers ? { headers } : {}) };
+}

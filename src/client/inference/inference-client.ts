@@ -1,0 +1,61 @@
+import { parseProject } from '../../config/index.js';
+import type { HttpCore } from '../core/http.js';
+import { ChatCompletions } from './chat/completions.js';
+import { type ChatTracingOption, resolveChatTracing } from './chat/trace-chat.js';
+import { Models } from './models/models.js';
+import { COMPAT_PROJECT_HEADER } from './project-header.js';
+
+/** Options of {@link InferenceClient}. */
+export interface InferenceClientOptions {
+  /**
+   * `team/project` that usage and per-project concurrency limits are counted against, sent as the
+   * {@link COMPAT_PROJECT_HEADER} header. Without it the service uses the key's default entity.
+   */
+  project?: string | undefined;
+  /** The name of the project header, for deployments that use another one. Default {@link COMPAT_PROJECT_HEADER}. */
+  projectHeader?: string;
+  /**
+   * How chat calls are traced: the same options as the `openai` instrumentation (`captureContent`,
+   * `redactContent`, …), or `false` for no spans. Default: traced, options from the environment.
+   */
+  tracing?: ChatTracingOption;
+}
+
+/**
+ * The inference service (`WEFT_INFERENCE_BASE_URL`, ending in `/v1`): chat completions and the model list.
+ * Usually reached as `client.inference` of a `Client`.
+ *
+ * @example
+ * const client = new Client({ project: 'team/project' });
+ * const { data } = await client.inference.models.list();
+ * const reply = await client.inference.chat.completions.create({
+ *   model: data[0].id,
+ *   messages: [{ role: 'user', content: 'Say hi' }],
+ * });
+ */
+export class InferenceClient {
+  /** `chat.completions.create()`. */
+  readonly chat: { readonly completions: ChatCompletions };
+  /** `models.list()`. */
+  readonly models: Models;
+
+  /** @param core the HTTP core for the inference service's base URL. */
+  constructor(core: HttpCore, options: InferenceClientOptions = {}) {
+    const headers: Record<string, string> = {};
+    if (options.project !== undefined) {
+      const name = options.projectHeader ?? COMPAT_PROJECT_HEADER;
+      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+        throw new TypeError(`weft: option \`projectHeader\` must be an HTTP header name, got ${JSON.stringify(name)}.`);
+      }
+      headers[name] = parseProject(options.project).id;
+    }
+    this.chat = {
+      completions: new ChatCompletions(core, {
+        path: () => '/chat/completions',
+        headers,
+        tracing: resolveChatTracing(options.tracing),
+      }),
+    };
+    this.models = new Models(core, headers);
+  }
+}

@@ -1,0 +1,22 @@
+import type { CallOptions } from '../core/http.js';
+import { TraceResource } from './resource.js';
+import type { ProjectScoped } from './types/common.js';
+import type { CostCreateReq, CostCreateRes, CostPurgeReq, CostPurgeRes, CostQueryReq, CostQueryRes } from './types/costs.js';
+
+/** Prices of LLMs, used to cost calls. `client.trace.costs` */
+export class Costs extends TraceResource {
+  /** Adds prices, keyed by LLM id. POST /cost/create */
+  create(req: ProjectScoped<CostCreateReq>, options?: CallOptions): Promise<CostCreateRes> {
+    return this.json('POST', '/cost/create', { body: this.scoped(req), retry: 'once' }, options);
+  }
+
+  /** Deletes the prices a query matches. POST /cost/purge */
+  purge(req: ProjectScoped<CostPurgeReq>, options?: CallOptions): Promise<CostPurgeRes> {
+    return this.json('POST', '/cost/purge', { body: this.scoped(req), retry: 'once' }, options);
+  }
+
+  /** Lists prices. POST /cost/query */
+  query(req: ProjectScoped<CostQueryReq> = {}, options?: CallOptions): Promise<CostQueryRes> {
+    return this.json('POST', '/cost/query', { body: this.scoped(req), retry: 'idempotent' }, options);
+  }
+}

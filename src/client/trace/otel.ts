@@ -1,0 +1,15 @@
+import type { CallOptions } from '../core/http.js';
+import { TraceResource } from './resource.js';
+import type { OtelExportRes } from './types/otel.js';
+
+/** OpenTelemetry ingestion. `client.trace.otel` (register() exports spans itself; this is for raw OTLP bytes.) */
+export class Otel extends TraceResource {
+  /**
+   * Sends a serialized OTLP `ExportTraceServiceRequest` (protobuf). Not retried by default: a repeated
+   * export would record its spans twice. POST /otel/v1/traces
+   */
+  export(protobuf: Uint8Array, options: CallOptions = {}): Promise<OtelExportRes> {
+    const headers = { 'content-type': 'application/x-protobuf', ...options.headers };
+    return this.json('POST', '/otel/v1/traces', { body: protobuf, retry: 'once' }, { ...options, headers });
+  }
+}

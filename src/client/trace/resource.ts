@@ -1,0 +1,67 @@
+import type { ProjectRef } from '../../config/index.js';
+import type { CallOptions, HttpCore, HttpMethod } from '../core/http.js';
+import type { ResponseStream } from '../core/response-stream.js';
+import { type QueryParams, encodePath } from '../core/url.js';
+
+/** What every trace resource needs: the trace service's core and the client's project. */
+export interface TraceScope {
+  readonly core: HttpCore;
+  readonly project: ProjectRef;
+}
+
+/** Whether a POST may be sent twice; the per-endpoint decision, written where each endpoint is defined. */
+export type Retry = 'idempotent' | 'once';
+
+/**
+ * Base of the trace resources: puts the project where each kind of endpoint expects it (a body field for
+ * POST/PUT, a query parameter for GET/DELETE, path segments for `/v2/...`) and forwards call options.
+ */
+export abstract class TraceResource {
+  constructor(protected readonly scope: TraceScope) {}
+
+  /** `entity/project`, the trace service's `project_id`. */
+  protected get projectId(): string {
+    return this.scope.project.id;
+  }
+
+  /** Adds `project_id` unless the caller set one. */
+  protected scoped<T extends object>(req: T): T & { project_id: string } {
+    return { project_id: this.projectId, ...req } as T & { project_id: string };
+  }
+
+  /** `/v2/{entity}/{project}` followed by `suffix` (already encoded). */
+  protected v2(suffix: string): string {
+    const { entity, project } = this.scope.project;
+    return encodePath`/v2/${entity}/${project}` + suffix;
+  }
+
+  protected json<T>(
+    method: HttpMethod,
+    path: string,
+    init: { body?: unknown; query?: QueryParams; retry?: Retry },
+    options: CallOptions = {},
+  ): Promise<T> {
+    return this.scope.core.request<T>({ method, path, body: init.body, query: init.query, ...forward(init.retry, options) });
+  }
+
+  protected jsonl<T>(
+    method: HttpMethod,
+    path: string,
+    init: { body?: unknown; query?: QueryParams },
+    options: CallOptions = {},
+  ): ResponseStream<T> {
+    // Every JSONL endpoint is a query, so it is always safe to send again.
+    return this.scope.core.jsonl<T>({ method, path, body: init.body, query: init.query, ...forward('idempotent', options) });
+  }
+}
+
+/** Merges the endpoint's retry decision with the caller's options; the caller's `idempotent` wins. */
+export function forward(retry: Retry | undefined, options: CallOptions) {
+  return {
+    signal: options.signal,
+    timeoutMs: options.timeoutMs,
+    maxRetries: options.maxRetries,
+    headers: options.headers,
+    idempotent: options.idempotent ?? (retry === undefined ? undefined : retry === 'idempotent'),
+  };
+}

@@ -1,0 +1,59 @@
+import type { CallOptions } from '../core/http.js';
+import type { ResponseStream } from '../core/response-stream.js';
+import { TraceResource } from './resource.js';
+import type { ProjectScoped } from './types/common.js';
+import type {
+  TableCreateFromDigestsReq,
+  TableCreateFromDigestsRes,
+  TableCreateRes,
+  TableQueryReq,
+  TableQueryRes,
+  TableQueryStatsBatchReq,
+  TableQueryStatsBatchRes,
+  TableQueryStatsReq,
+  TableQueryStatsRes,
+  TableRowSchema,
+  TableUpdateReq,
+  TableUpdateRes,
+} from './types/tables.js';
+
+/**
+ * Content-addressed tables (dataset rows). Creates and updates return digests derived from the rows, so
+ * sending one twice yields the same table: they are safe to retry. `client.trace.tables`
+ */
+export class Tables extends TraceResource {
+  /** Stores rows as a table. POST /table/create */
+  create(req: { table: { project_id?: string; rows: Array<Record<string, unknown>> } }, options?: CallOptions): Promise<TableCreateRes> {
+    return this.json('POST', '/table/create', { body: { table: this.scoped(req.table) }, retry: 'idempotent' }, options);
+  }
+
+  /** Makes a table from rows already stored. POST /table/create_from_digests */
+  createFromDigests(req: ProjectScoped<TableCreateFromDigestsReq>, options?: CallOptions): Promise<TableCreateFromDigestsRes> {
+    return this.json('POST', '/table/create_from_digests', { body: this.scoped(req), retry: 'idempotent' }, options);
+  }
+
+  /** Reads rows. POST /table/query */
+  query(req: ProjectScoped<TableQueryReq>, options?: CallOptions): Promise<TableQueryRes> {
+    return this.json('POST', '/table/query', { body: this.scoped(req), retry: 'idempotent' }, options);
+  }
+
+  /** Counts rows. POST /table/query_stats */
+  queryStats(req: ProjectScoped<TableQueryStatsReq>, options?: CallOptions): Promise<TableQueryStatsRes> {
+    return this.json('POST', '/table/query_stats', { body: this.scoped(req), retry: 'idempotent' }, options);
+  }
+
+  /** Counts rows (and sizes) of several tables. POST /table/query_stats_batch */
+  queryStatsBatch(req: ProjectScoped<TableQueryStatsBatchReq> = {}, options?: CallOptions): Promise<TableQueryStatsBatchRes> {
+    return this.json('POST', '/table/query_stats_batch', { body: this.scoped(req), retry: 'idempotent' }, options);
+  }
+
+  /** Makes a new table by appending, popping or inserting rows. POST /table/update */
+  update(req: ProjectScoped<TableUpdateReq>, options?: CallOptions): Promise<TableUpdateRes> {
+    return this.json('POST', '/table/update', { body: this.scoped(req), retry: 'idempotent' }, options);
+  }
+
+  /** Reads rows as a stream (JSONL; the HTTP form is the reference's inference). POST /table/query_stream */
+  queryStream(req: ProjectScoped<TableQueryReq>, options?: CallOptions): ResponseStream<TableRowSchema> {
+    return this.jsonl('POST', '/table/query_stream', { body: this.scoped(req) }, options);
+  }
+}

@@ -1,0 +1,15 @@
+export type * from './annotation-queues.js';
+export type * from './calls.js';
+export type * from './common.js';
+export type * from './costs.js';
+export type * from './evaluations.js';
+export type * from './feedback.js';
+export type * from './files.js';
+export type * from './images.js';
+export type * from './objects.js';
+export type * from './otel.js';
+export type * from './refs.js';
+export type * from './service.js';
+export type * from './tables.js';
+export type * from './threads.js';
+export type * from './v2.js';

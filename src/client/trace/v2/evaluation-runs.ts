@@ -1,0 +1,49 @@
+import type { CallOptions } from '../../core/http.js';
+import type { ResponseStream } from '../../core/response-stream.js';
+import { encodePath } from '../../core/url.js';
+import { TraceResource } from '../resource.js';
+import type {
+  EvaluationRunCreateBody,
+  EvaluationRunCreateRes,
+  EvaluationRunDeleteParams,
+  EvaluationRunFinishBody,
+  EvaluationRunFinishRes,
+  EvaluationRunListParams,
+  EvaluationRunReadRes,
+  V2DeleteRes,
+} from '../types/v2.js';
+
+/** Runs of an evaluation against a model. `client.trace.v2.evaluationRuns` */
+export class EvaluationRuns extends TraceResource {
+  /** Starts a run. POST /v2/{entity}/{project}/evaluation_runs */
+  create(body: EvaluationRunCreateBody, options?: CallOptions): Promise<EvaluationRunCreateRes> {
+    return this.json('POST', this.v2('/evaluation_runs'), { body, retry: 'once' }, options);
+  }
+
+  /** Lists runs, streamed (JSONL); filters travel comma-joined. GET /v2/{entity}/{project}/evaluation_runs */
+  list(params: EvaluationRunListParams = {}, options?: CallOptions): ResponseStream<EvaluationRunReadRes> {
+    const query = {
+      limit: params.limit,
+      offset: params.offset,
+      evaluation_refs: params.evaluations?.join(','),
+      model_refs: params.models?.join(','),
+      evaluation_run_ids: params.evaluation_run_ids?.join(','),
+    };
+    return this.jsonl('GET', this.v2('/evaluation_runs'), { query }, options);
+  }
+
+  /** Reads a run. GET /v2/{entity}/{project}/evaluation_runs/{evaluation_run_id} */
+  read(evaluationRunId: string, options?: CallOptions): Promise<EvaluationRunReadRes> {
+    return this.json('GET', this.v2(encodePath`/evaluation_runs/${evaluationRunId}`), {}, options);
+  }
+
+  /** Deletes runs. DELETE /v2/{entity}/{project}/evaluation_runs?evaluation_run_ids= */
+  delete(params: EvaluationRunDeleteParams, options?: CallOptions): Promise<V2DeleteRes> {
+    return this.json('DELETE', this.v2('/evaluation_runs'), { query: { evaluation_run_ids: params.evaluation_run_ids } }, options);
+  }
+
+  /** Marks a run finished, with its summary. POST /v2/{entity}/{project}/evaluation_runs/{evaluation_run_id}/finish */
+  finish(evaluationRunId: string, body: EvaluationRunFinishBody = {}, options?: CallOptions): Promise<EvaluationRunFinishRes> {
+    return this.json('POST', this.v2(encodePath`/evaluation_runs/${evaluationRunId}/finish`), { body, retry: 'once' }, options);
+  }
+}

@@ -1,0 +1,42 @@
+import type { CallOptions, HttpCore } from '../core/http.js';
+import { paginate } from './paginate.js';
+import { pathSegment } from './path-segment.js';
+import type { EventListParams, TrainingJobEvent } from './types/events.js';
+import type { Paginated } from './types/pagination.js';
+
+/** `jobs.events` of the training service: what a job reported, oldest first. */
+export class JobEvents {
+  constructor(private readonly core: HttpCore) {}
+
+  /** Lists one page of a job's events (`GET /preview/training-jobs/{training_job_id}/events`). */
+  async list(jobId: string, params: EventListParams = {}, options: CallOptions = {}): Promise<Paginated<TrainingJobEvent>> {
+    return this.core.request<Paginated<TrainingJobEvent>>({
+      ...options,
+      method: 'GET',
+      path: eventsPath(jobId),
+      query: { after: params.after, limit: params.limit },
+    });
+  }
+
+  /**
+   * Every event of a job so far, page after page; it ends at the last event the service has now (use
+   * `jobs.watch()` to wait for more).
+   */
+  listAll(jobId: string, params: EventListParams = {}, options: CallOptions = {}): AsyncGenerator<TrainingJobEvent, void, undefined> {
+    return paginate(
+      (after) =>
+        this.core.request<Paginated<TrainingJobEvent>>({
+          ...options,
+          method: 'GET',
+          path: eventsPath(jobId),
+          query: { limit: params.limit, after },
+        }),
+      params.after,
+    );
+  }
+}
+
+/** The events path of a job, encoded. */
+export function eventsPath(jobId: string): string {
+  return `/preview/training-jobs/${pathSegment(jobId, 'jobId')}/events`;
+}

@@ -1,0 +1,53 @@
+import type { CallOptions, HttpCore } from '../core/http.js';
+import { Checkpoints } from './checkpoints.js';
+import { pathSegment } from './path-segment.js';
+import type { DeleteModelResponse, ModelCreateParams, TrainingModel } from './types/models.js';
+import type { LogParams } from './types/trajectories.js';
+
+/**
+ * `models` of the training service. Creates under `/preview/` are sent once, never retried: the service has
+ * no idempotency keys, so a retry could create twice (`return_existing: true` makes a repeat safe by hand).
+ */
+export class TrainingModels {
+  /** The model's checkpoints. */
+  readonly checkpoints: Checkpoints;
+
+  constructor(private readonly core: HttpCore) {
+    this.checkpoints = new Checkpoints(core);
+  }
+
+  /**
+   * Registers a trainable model over a base model (`POST /preview/models`).
+   *
+   * @example
+   * const model = await client.training.models.create({
+   *   project: 'my-project', name: 'agent-v1', base_model: 'OpenPipe/Qwen3-14B-Instruct', return_existing: true,
+   * });
+   */
+  async create(params: ModelCreateParams, options: CallOptions = {}): Promise<TrainingModel> {
+    return this.core.request<TrainingModel>({ ...options, method: 'POST', path: '/preview/models', body: params, idempotent: false });
+  }
+
+  /** Deletes a model with all its checkpoints, artifacts and run (`DELETE /preview/models/{model_id}`). */
+  async delete(modelId: string, options: CallOptions = {}): Promise<DeleteModelResponse> {
+    return this.core.request<DeleteModelResponse>({
+      ...options,
+      method: 'DELETE',
+      path: `/preview/models/${pathSegment(modelId, 'modelId')}`,
+    });
+  }
+
+  /**
+   * Logs trajectories and lets the service compute their metrics (`POST /preview/models/{model_id}/log`). The
+   * response is not documented, so it is returned as the service sent it.
+   */
+  async log(modelId: string, params: LogParams, options: CallOptions = {}): Promise<unknown> {
+    return this.core.request<unknown>({
+      ...options,
+      method: 'POST',
+      path: `/preview/models/${pathSegment(modelId, 'modelId')}/log`,
+      body: params,
+      idempotent: false,
+    });
+  }
+}

@@ -1,0 +1,87 @@
+import { WeftServerError } from '../core/errors.js';
+import type { CallOptions, HttpCore } from '../core/http.js';
+import { ChatCompletions, type ChatRequestOptions } from '../inference/chat/completions.js';
+import { type ChatTracingOption, resolveChatTracing } from '../inference/chat/trace-chat.js';
+import { TrainingJobs } from './jobs.js';
+import { TrainingModels } from './models.js';
+import type { TrainingChatParams } from './types/chat.js';
+import type { HealthResponse, SystemCheckResponse } from './types/health.js';
+
+/** Options of a chat call to the training service. */
+export interface TrainingChatRequestOptions extends ChatRequestOptions {
+  /** Send to `/chat/completions/` (the service serves both paths) instead of `/chat/completions`. */
+  trailingSlash?: boolean;
+}
+
+/** Options of {@link TrainingClient}. */
+export interface TrainingClientOptions {
+  /** How chat calls are traced, as for the inference client; `false` for no spans. */
+  tracing?: ChatTracingOption;
+}
+
+/** The result of `systemCheck()`: whether every check passed, and what each reported. */
+export interface SystemCheckResult {
+  /** False when the service answered 503 (a check failed). */
+  healthy: boolean;
+  checks: SystemCheckResponse;
+}
+
+/**
+ * The training service (`WEFT_TRAINING_BASE_URL`, ending in `/v1`): models, checkpoints, RL and SFT jobs and
+ * their events, health checks, and chat completions against trained checkpoints. Usually reached as
+ * `client.training` of a `Client`.
+ *
+ * @example
+ * const model = await client.training.models.create({ project: 'p', name: 'm', base_model: 'OpenPipe/Qwen3-14B-Instruct' });
+ * const job = await client.training.jobs.createSft({ model_id: model.id, training_data_url: 'wandb-artifact:///e/p/data:v0' });
+ * const outcome = await client.training.jobs.watch(job.id);
+ */
+export class TrainingClient {
+  /** `chat.completions.create()`, the same format as the inference service's. */
+  readonly chat: { readonly completions: ChatCompletions<TrainingChatParams, TrainingChatRequestOptions> };
+  /** Models and their checkpoints. */
+  readonly models: TrainingModels;
+  /** RL and SFT jobs, their events, and `watch()`. */
+  readonly jobs: TrainingJobs;
+
+  /** @param core the HTTP core for the training service's base URL. */
+  constructor(
+    private readonly core: HttpCore,
+    options: TrainingClientOptions = {},
+  ) {
+    this.chat = {
+      completions: new ChatCompletions<TrainingChatParams, TrainingChatRequestOptions>(core, {
+        path: (callOptions) => (callOptions.trailingSlash ? '/chat/completions/' : '/chat/completions'),
+        tracing: resolveChatTracing(options.tracing),
+      }),
+    };
+    this.models = new TrainingModels(core);
+    this.jobs = new TrainingJobs(core);
+  }
+
+  /** `GET /health`. The body is not documented and is returned as sent. */
+  health(options: CallOptions = {}): Promise<HealthResponse> {
+    return this.core.request<HealthResponse>({ ...options, method: 'GET', path: '/health' });
+  }
+
+  /**
+   * `GET /system-check`: the API, database and queue checks. The service answers 503 when a check fails; that
+   * is reported as `healthy: false` with the checks, not thrown. Not retried by default, so it tells the
+   * state now.
+   */
+  async systemCheck(options: CallOptions = {}): Promise<SystemCheckResult> {
+    try {
+      const checks = await this.core.request<SystemCheckResponse>({ maxRetries: 0, ...options, method: 'GET', path: '/system-check' });
+      return { healthy: true, checks: checks ?? {} };
+    } catch (error) {
+      if (error instanceof WeftServerError && error.status === 503 && isRecord(error.body)) {
+        return { healthy: false, checks: error.body as SystemCheckResponse };
+      }
+      throw error;
+    }
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,101 @@
+import { parseArgs } from 'node:util';
+import { DEFAULT_DEV_HOST, DEFAULT_DEV_PORT, isLoopbackUrl } from '../config/index.js';
+import { type DevService, startDevService } from './service.js';
+
+/** The usage text of `weft dev`. */
+export const DEV_USAGE = `Usage: weft dev [--port N] [--host H] [--data FILE] [--api-key K] [--max-traces N]
+
+Starts a local stand-in for the trace, inference and training services on one port.
+With nothing configured, weft's register() and Client send everything here.
+
+Options:
+  --port N         port to listen on (default ${DEFAULT_DEV_PORT}; 0 picks a free port)
+  --host H         interface to listen on (default ${DEFAULT_DEV_HOST})
+  --data FILE      keep trace data in FILE (append-only JSONL, replayed on start); default: memory only
+  --api-key K      require "Authorization: Bearer K" on every request (default: any key is accepted)
+  --max-traces N   keep at most N traces, evicting the oldest (default 10000)
+  -h, --help       show this help
+`;
+
+/** Where the command writes; injectable so that tests can read it. */
+export interface CommandIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+const defaultIo: CommandIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};
+
+function integerOption(value: string | undefined, flag: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < min || n > max) {
+    throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got "${value}".`);
+  }
+  return n;
+}
+
+/** A mistake on the command line; the message says which flag. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/**
+ * Runs `weft dev` with the arguments after `dev`: starts the service, prints where it listens, and returns
+ * it (the caller decides how long it runs). Returns undefined after `--help`.
+ *
+ * @throws {UsageError} for unknown flags or bad values.
+ */
+export async function runDevCommand(argv: string[], io: CommandIo = defaultIo): Promise<DevService | undefined> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        data: { type: 'string' },
+        'api-key': { type: 'string' },
+        'max-traces': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) {
+    io.out(DEV_USAGE);
+    return undefined;
+  }
+  const apiKey = values['api-key'] as string | undefined;
+  if (apiKey !== undefined && (apiKey === '' || /\s/.test(apiKey))) {
+    throw new UsageError('--api-key must be a single token without spaces.');
+  }
+  const service = await startDevService({
+    port: integerOption(values.port as string | undefined, '--port', 0, 65535),
+    host: values.host as string | undefined,
+    dataFile: values.data as string | undefined,
+    apiKey,
+    maxTraces: integerOption(values['max-traces'] as string | undefined, '--max-traces', 1, Number.MAX_SAFE_INTEGER),
+    log: (line) => io.err(`weft dev: ${line}\n`),
+  });
+  io.out(
+    [
+      `weft dev listening on ${service.url}`,
+      `  trace service:     ${service.url}  (OTLP: ${service.url}/otel/v1/traces)`,
+      `  inference service: ${service.v1Url}  (OpenAI-compatible: /chat/completions, /models)`,
+      `  training service:  ${service.v1Url}  (/preview/...)`,
+      `  auth:              ${apiKey === undefined ? 'any key accepted' : 'Bearer key required'}`,
+      `  storage:           ${values.data ? `${values.data} (append-only)` : 'memory only'}`,
+      '',
+    ].join('\n'),
+  );
+  if (apiKey === undefined && !isLoopbackUrl(service.url)) {
+    io.err(`weft dev: warning: listening on ${service.host} without --api-key: anyone who can reach this port can read and write its data.\n`);
+  }
+  return service;
+}

@@ -1,0 +1,166 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DEFAULT_DEV_HOST, DEFAULT_DEV_PORT, DEFAULT_LOCAL_PROJECT } from '../config/index.js';
+import { bearerAuth } from './auth.js';
+import type { DevContext } from './context.js';
+import { chatRoutes } from './inference/chat-routes.js';
+import { MutationLog } from './persistence.js';
+import { Router, type Route } from './router.js';
+import { notImplementedRoutes } from './spec-paths.js';
+import { callRoutes } from './trace/calls-routes.js';
+import { feedbackRoutes } from './trace/feedback-routes.js';
+import { fileRoutes } from './trace/files-routes.js';
+import { infoRoutes } from './trace/info-routes.js';
+import { objectRoutes } from './trace/objects-routes.js';
+import { otelRoute } from './trace/otel-route.js';
+import { TraceStore } from './trace/store.js';
+import { tableRoutes } from './trace/tables-routes.js';
+import { trainingRoutes } from './training/routes.js';
+import { TrainingSimulator } from './training/simulator.js';
+import { createWriter } from './writer.js';
+
+/** Options of {@link startDevService}. */
+export interface DevServiceOptions {
+  /** Port to listen on; `0` picks a free one. Default 4780 (`DEFAULT_DEV_PORT`, the embedded default). */
+  port?: number;
+  /** Interface to listen on. Default `127.0.0.1`. */
+  host?: string;
+  /** When set, every request (except health and version) must carry `Authorization: Bearer <apiKey>`. */
+  apiKey?: string;
+  /** Append-only JSONL file that keeps the trace data across restarts; replayed on start. Default: memory only. */
+  dataFile?: string;
+  /** How many traces to keep; the oldest are evicted past it (and the log says so). Default 10 000. */
+  maxTraces?: number;
+  /** Where operator messages go (evictions, replay); `false` for silence. Default: stderr. */
+  log?: ((line: string) => void) | false;
+  /** Milliseconds between a training job's events. Default 300, so a job ends in about two seconds. */
+  trainingStepMs?: number;
+  /** Largest request body accepted, in bytes. Default 32 MiB. */
+  maxBodyBytes?: number;
+}
+
+/** A running dev service. */
+export interface DevService {
+  /** Base URL of the trace service, e.g. `http://127.0.0.1:4780`; inference and training are at `${url}/v1`. */
+  readonly url: string;
+  /** Base URL of the inference and training services (`${url}/v1`). */
+  readonly v1Url: string;
+  readonly host: string;
+  readonly port: number;
+  /** Stops listening, ends open connections and training timers, and closes the data file. */
+  close(): Promise<void>;
+}
+
+function positiveInteger(value: number, option: string): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new RangeError(`weft dev: option \`${option}\` must be a positive integer, got ${value}.`);
+  }
+  return value;
+}
+
+/**
+ * Starts `weft dev` in this process: one HTTP server standing in for the trace service (at the root), the
+ * inference service and the training service (both under `/v1`), with an offline model and simulated
+ * training. For tests, examples and local development; it never leaves 127.0.0.1 unless told to.
+ *
+ * @example
+ * const dev = await startDevService({ port: 0, log: false });
+ * process.env.WEFT_BASE_URL = dev.url;
+ * // ... run the app ...
+ * await dev.close();
+ */
+export async function startDevService(options: DevServiceOptions = {}): Promise<DevService> {
+  const host = options.host ?? DEFAULT_DEV_HOST;
+  const port = options.port ?? DEFAULT_DEV_PORT;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new RangeError(`weft dev: option \`port\` must be an integer from 0 to 65535, got ${port}.`);
+  }
+  const maxTraces = positiveInteger(options.maxTraces ?? 10_000, 'maxTraces');
+  const log = options.log === false ? () => {} : (options.log ?? ((line: string) => process.stderr.write(`weft dev: ${line}\n`)));
+
+  const store = new TraceStore(maxTraces);
+  let dataLog: MutationLog | undefined;
+  if (options.dataFile) {
+    const opened = MutationLog.open(options.dataFile);
+    dataLog = opened.log;
+    let evicted = 0;
+    let applied = 0;
+    let unreadable = opened.replay.skippedLines;
+    for (const m of opened.replay.mutations) {
+      // A line that parses but is not a record this version understands is skipped, not fatal.
+      try {
+        evicted += store.apply(m);
+        applied++;
+      } catch {
+        unreadable++;
+      }
+    }
+    const skipped = unreadable > 0 ? `, skipped ${unreadable} unreadable line(s)` : '';
+    log(`replayed ${applied} record(s) from ${options.dataFile}${skipped}`);
+    if (evicted > 0) {
+      log(`evicted ${evicted} oldest trace(s) on replay to keep at most ${maxTraces}; compacting ${options.dataFile}`);
+      dataLog.rewrite(store.snapshot());
+    }
+  }
+
+  const context: DevContext = {
+    store,
+    defaultProject: DEFAULT_LOCAL_PROJECT,
+    log,
+    write: createWriter(store, dataLog, maxTraces, log),
+  };
+
+  const training = new TrainingSimulator(options.trainingStepMs ?? 300);
+  const router = new Router(bearerAuth(options.apiKey), options.maxBodyBytes ?? 32 * 1024 * 1024);
+  const served: Route[] = [
+    ...infoRoutes(context),
+    otelRoute(context),
+    ...callRoutes(context),
+    ...objectRoutes(context),
+    ...tableRoutes(context),
+    ...feedbackRoutes(context),
+    ...fileRoutes(context),
+    ...chatRoutes(),
+    ...trainingRoutes(training, DEFAULT_LOCAL_PROJECT.split('/')[0]!),
+  ];
+  router.add(...served, ...notImplementedRoutes(served));
+
+  const server = createServer((req, res) => {
+    void router.handle(req, res);
+  });
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error) => {
+      dataLog?.close();
+      reject(error);
+    });
+    server.listen(port, host, () => {
+      server.removeAllListeners('error');
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${urlHost}:${address.port}`;
+
+  let closed: Promise<void> | undefined;
+  return {
+    url,
+    v1Url: `${url}/v1`,
+    host: address.address,
+    port: address.port,
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        training.close();
+        server.close(() => {
+          dataLog?.close();
+          resolve();
+        });
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}

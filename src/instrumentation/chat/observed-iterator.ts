@@ -1,0 +1,78 @@
+/** What an observed stream reports to: its chat call. */
+export interface ChunkObserver {
+  /** Records a chunk; true when the chunk must be hidden from the caller. */
+  onChunk(chunk: unknown): boolean;
+  /** The stream ended (completed, or left early); aborted when `signal` is. */
+  finishStream(signal: AbortSignal | undefined): void;
+  /** The stream failed with `error`. */
+  fail(error: unknown): void;
+}
+
+/** An iterator over `source` that reports to `call`. One `then` per chunk, no generator, so no added latency. */
+export function observedIterator<C>(source: AsyncIterator<C>, call: ChunkObserver, signal: AbortSignal | undefined): AsyncIterableIterator<C> {
+  let finished = false;
+  const onResult = (result: IteratorResult<C>): IteratorResult<C> | Promise<IteratorResult<C>> => {
+    if (finished) return result;
+    if (result.done) {
+      finished = true;
+      call.finishStream(signal);
+      return result;
+    }
+    return call.onChunk(result.value) ? source.next().then(onResult, onError) : result;
+  };
+  const failed = (error: unknown): unknown => {
+    if (!finished) {
+      finished = true;
+      call.fail(error);
+    }
+    return error;
+  };
+  const onError = (error: unknown): never => {
+    throw failed(error);
+  };
+  return {
+    next(...args: [] | [undefined]) {
+      try {
+        return source.next(...args).then(onResult, onError);
+      } catch (error) {
+        return Promise.reject(failed(error));
+      }
+    },
+    return(value?: unknown) {
+      if (!finished) {
+        finished = true;
+        // Before the source's own return(), which aborts the request itself: only an abort by the app counts.
+        call.finishStream(signal);
+      }
+      return typeof source.return === 'function'
+        ? source.return(value)
+        : Promise.resolve({ done: true, value } as IteratorResult<C>);
+    },
+    throw(error?: unknown) {
+      if (typeof source.throw !== 'function') return Promise.reject(failed(error));
+      try {
+        return source.throw(error).then(onResult, onError);
+      } catch (thrown) {
+        return Promise.reject(failed(thrown));
+      }
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
+/** `source` as an async iterable iterator, unobserved. */
+export function passThrough<C>(source: AsyncIterator<C>): AsyncIterableIterator<C> {
+  if (typeof (source as Partial<AsyncIterableIterator<C>>)[Symbol.asyncIterator] === 'function') {
+    return source as AsyncIterableIterator<C>;
+  }
+  return {
+    next: (...args: [] | [undefined]) => source.next(...args),
+    return: (value?: unknown) =>
+      typeof source.return === 'function' ? source.return(value) : Promise.resolve({ done: true, value } as IteratorResult<C>),
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import type { ChatCall } from '../chat/index.js';
+import { reportOnce } from '../../register/diagnostics.js';
+
+/**
+ * The parts of openai's `APIPromise` (4.x–7.x) weft hooks. It is a lazy promise: the response arrives on
+ * `responsePromise`, and `then`/`parse`/`withResponse` run `parseResponse` on it; `asResponse` skips parsing.
+ */
+interface APIPromiseShape {
+  responsePromise: Promise<unknown>;
+  parseResponse: (...args: unknown[]) => unknown;
+  parsedPromise?: unknown;
+  asResponse: () => Promise<unknown>;
+}
+
+/**
+ * Settles a chat call from openai's own `APIPromise`, changing nothing the app can see: the same promise object
+ * is returned, its lazy parsing stays lazy, and `.withResponse()`, `.asResponse()` and `.parse()` work as
+ * before. The promise is hooked in place: errors are read on `responsePromise`, the parsed value in
+ * `parseResponse`, and a `Stream` is observed by wrapping its `iterator` in place, so it stays the SDK's
+ * `Stream` (`for await`, `tee()`, `toReadableStream()`, `controller.abort()`).
+ */
+export function settleApiPromise<T>(result: T, call: ChatCall): T {
+  const promise = result as unknown as APIPromiseShape;
+  if (!isAPIPromise(promise)) {
+    reportOnce('openai:api-promise-shape', 'openai returned an unexpected promise type; chat spans from it have no response data.');
+    call.end();
+    return result;
+  }
+
+  // A new promise that fails the span and rejects with the same error; nobody awaiting it stays an unhandled rejection.
+  promise.responsePromise = promise.responsePromise.then(undefined, (error: unknown) => {
+    call.fail(error);
+    throw error;
+  });
+
+  const parseResponse = promise.parseResponse;
+  promise.parseResponse = function weftParseResponse(this: unknown, ...args: unknown[]) {
+    let parsed: unknown;
+    try {
+      parsed = parseResponse.apply(this, args);
+    } catch (error) {
+      call.fail(error);
+      throw error;
+    }
+    return Promise.resolve(parsed).then(
+      (value) => call.settle(value),
+      (error: unknown) => {
+        call.fail(error);
+        throw error;
+      },
+    );
+  };
+
+  // `.asResponse()` alone never parses, so the span ends with the response, without the body weft cannot read.
+  const asResponse = promise.asResponse;
+  Object.defineProperty(promise, 'asResponse', {
+    configurable: true,
+    writable: true,
+    value: function weftAsResponse(this: APIPromiseShape, ...args: unknown[]) {
+      const parsing = this.parsedPromise !== undefined;
+      const response = (asResponse as (...a: unknown[]) => Promise<unknown>).apply(this, args);
+      if (!parsing) response.then(() => call.end(), () => undefined);
+      return response;
+    },
+  });
+  return result;
+}
+
+function isAPIPromise(value: APIPromiseShape): boolean {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof value.parseResponse === 'function' &&
+    typeof value.asResponse === 'function' &&
+    typeof (value.responsePromise as { then?: unknown } | undefined)?.then === 'function'
+  );
+}
+

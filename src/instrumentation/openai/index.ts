@@ -1,0 +1,8 @@
+export {
+  OPENAI_INSTRUMENTATION_NAME,
+  OpenAIInstrumentation,
+  SUPPORTED_OPENAI_VERSIONS,
+} from './instrumentation.js';
+export { instrumentOpenAI, sharedOpenAIInstrumentation, weftInstrumentations } from './instrument-openai.js';
+export type { OpenAIInstrumentationConfig } from './types.js';
+export { settleApiPromise } from './api-promise.js';

@@ -1,0 +1,62 @@
+import { type Context, context, createContextKey, type Tracer } from '@opentelemetry/api';
+import {
+  type ChatCompletionRequest,
+  type ResolvedChatTracingConfig,
+  type TraceChatCompletionOptions,
+  reportInternalError,
+  traceChatCompletion,
+} from '../chat/index.js';
+import { settleApiPromise } from './api-promise.js';
+
+// `parse` calls `create` on the same client; its span is the parse's, so the inner `create` must not add another.
+const INSIDE_PARSE = createContextKey('weft openai chat.completions.parse');
+
+/** What a patched method needs from the instrumentation, read at call time so `setConfig`/`setTracerProvider` apply. */
+export interface PatchHost {
+  isEnabled(): boolean;
+  tracer(): Tracer;
+  chatConfig(): ResolvedChatTracingConfig;
+}
+
+type Method = (this: unknown, ...args: unknown[]) => unknown;
+
+interface ClientShape {
+  baseURL?: unknown;
+  apiKey?: unknown;
+}
+
+/** Wraps `Completions.prototype.create` (or `.parse`) so every call goes through {@link traceChatCompletion}. */
+export function tracedCompletionsMethod(host: PatchHost, original: Method, kind: 'create' | 'parse'): Method {
+  return function weftTracedCompletions(this: unknown, ...args: unknown[]): unknown {
+    let options: TraceChatCompletionOptions<unknown>;
+    try {
+      const body = args[0];
+      if (!host.isEnabled() || !body || typeof body !== 'object' || context.active().getValue(INSIDE_PARSE)) {
+        return original.apply(this, args);
+      }
+      options = callOptions(host, (this as { _client?: ClientShape } | undefined)?._client);
+    } catch (error) {
+      reportInternalError('openai patch', error);
+      return original.apply(this, args);
+    }
+    const rest = args.slice(1);
+    const invoke = (request: ChatCompletionRequest): unknown => {
+      if (kind === 'create') return original.call(this, request, ...rest);
+      return context.with(markInsideParse(context.active()), () => original.call(this, request, ...rest));
+    };
+    return traceChatCompletion(host.tracer(), args[0] as ChatCompletionRequest, invoke, options);
+  };
+}
+
+function callOptions(host: PatchHost, client: ClientShape | undefined): TraceChatCompletionOptions<unknown> {
+  return {
+    config: host.chatConfig(),
+    serverUrl: typeof client?.baseURL === 'string' ? client.baseURL : undefined,
+    secrets: [typeof client?.apiKey === 'string' ? client.apiKey : undefined],
+    settle: settleApiPromise,
+  };
+}
+
+function markInsideParse(ctx: Context): Context {
+  return ctx.setValue(INSIDE_PARSE, true);
+}

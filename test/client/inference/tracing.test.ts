@@ -1,0 +1,109 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type WeftHandle, WeftRateLimitError, register } from 'weft';
+import { type OtlpReceiver, startOtlpReceiver } from '../../helpers/otlp-receiver.js';
+import { type LoopbackServer, sendJson, startLoopbackServer } from './loopback-server.js';
+import { API_KEY, USAGE, chunk, completion, inferenceClient, sseText, startSse, trainingClient, closeClients } from './support.js';
+
+const SPAN_KIND_CLIENT = 3;
+const STATUS_ERROR = 2;
+
+let receiver: OtlpReceiver;
+let weft: WeftHandle;
+let server: LoopbackServer | undefined;
+
+beforeEach(async () => {
+  receiver = await startOtlpReceiver();
+  weft = register({ baseUrl: receiver.url, project: 'acme/bot', apiKey: 'sk-otlp-key-0000', instrumentations: [] });
+});
+
+afterEach(async () => {
+  await closeClients();
+  await weft.shutdown();
+  await receiver.close();
+  await server?.close();
+  server = undefined;
+});
+
+const request = { model: 'meta-llama/Llama-3.1-8B-Instruct', messages: [{ role: 'user' as const, content: 'Hi' }], temperature: 0.5 };
+
+describe('chat calls of the clients are traced like the openai instrumentation traces them', () => {
+  it('makes one CLIENT span "chat {model}" with the request, response and usage of an inference call', async () => {
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, completion('Hello!')));
+    await inferenceClient(server.origin).chat.completions.create(request);
+    await weft.forceFlush();
+
+    const [span] = await receiver.waitForSpans(1);
+    expect(span?.name).toBe('chat meta-llama/Llama-3.1-8B-Instruct');
+    expect(span?.kind).toBe(SPAN_KIND_CLIENT);
+    const port = Number(new URL(server.origin).port);
+    expect(span?.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'openai',
+      'gen_ai.request.model': 'meta-llama/Llama-3.1-8B-Instruct',
+      'gen_ai.request.temperature': 0.5,
+      'gen_ai.response.id': 'chatcmpl-1',
+      'gen_ai.response.model': 'meta-llama/Llama-3.1-8B-Instruct',
+      'gen_ai.response.finish_reasons': ['stop'],
+      'gen_ai.usage.input_tokens': 9,
+      'gen_ai.usage.output_tokens': 3,
+      'server.address': '127.0.0.1',
+      'server.port': port,
+    });
+    expect(JSON.parse(String(span?.attributes['gen_ai.output.messages']))).toEqual([
+      { role: 'assistant', parts: [{ type: 'text', content: 'Hello!' }], finish_reason: 'stop' },
+    ]);
+  });
+
+  it('records a streamed call with its usage, and hides the usage chunk the tracing asked for', async () => {
+    server = await startLoopbackServer((_req, res) => {
+      startSse(res);
+      res.end(sseText());
+    });
+    const stream = await inferenceClient(server.origin).chat.completions.create({ ...request, stream: true });
+    const chunks = await stream.collect();
+    await weft.forceFlush();
+
+    expect(server.requests[0]?.json).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    expect(chunks).toEqual([chunk('Hel'), chunk('lo ✓')]);
+    const [span] = await receiver.waitForSpans(1);
+    expect(span?.attributes).toMatchObject({
+      'gen_ai.request.stream': true,
+      'gen_ai.usage.input_tokens': USAGE.prompt_tokens,
+      'gen_ai.usage.output_tokens': USAGE.completion_tokens,
+    });
+    expect(JSON.parse(String(span?.attributes['gen_ai.output.messages']))[0].parts).toEqual([{ type: 'text', content: 'Hello ✓' }]);
+  });
+
+  it('marks the span of a rejected call as an error with its status, and never records the API key', async () => {
+    server = await startLoopbackServer((_req, res) =>
+      sendJson(res, 429, { error: { message: 'Concurrency limit reached for requests', type: 'rate_limit_exceeded' } }),
+    );
+    await expect(inferenceClient(server.origin).chat.completions.create(request, { maxRetries: 0 })).rejects.toBeInstanceOf(
+      WeftRateLimitError,
+    );
+    await weft.forceFlush();
+
+    const [span] = await receiver.waitForSpans(1);
+    expect(span?.status.code).toBe(STATUS_ERROR);
+    expect(span?.attributes).toMatchObject({ 'error.type': 'WeftRateLimitError', 'http.response.status_code': 429 });
+    expect(receiver.requests.some((r) => r.body.includes(API_KEY))).toBe(false);
+  });
+
+  it('traces a training chat call the same way', async () => {
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, completion('trained')));
+    await trainingClient(server.origin).chat.completions.create({ ...request, model: 'wandb-artifact:///e/p/m:step3' });
+    await weft.forceFlush();
+
+    const [span] = await receiver.waitForSpans(1);
+    expect(span?.name).toBe('chat wandb-artifact:///e/p/m:step3');
+    expect(span?.attributes['gen_ai.request.model']).toBe('wandb-artifact:///e/p/m:step3');
+    expect(span?.attributes['gen_ai.usage.output_tokens']).toBe(3);
+  });
+
+  it('makes no span when the client is told not to trace', async () => {
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, completion()));
+    await inferenceClient(server.origin, { project: 'team/proj', tracing: false }).chat.completions.create(request);
+    await weft.forceFlush();
+    expect(receiver.spans()).toEqual([]);
+  });
+});

@@ -1,0 +1,123 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type TrainingJobEvent, WeftAbortError, WeftNotFoundError, WeftServerError } from 'weft';
+import { sendJson, startLoopbackServer } from '../inference/loopback-server.js';
+import { trainingClient, closeClients } from '../inference/support.js';
+import { type FakeJob, event, startFakeJob } from './events-server.js';
+
+let job: FakeJob | undefined;
+
+afterEach(async () => {
+  await closeClients();
+  await job?.server.close();
+  job = undefined;
+});
+
+const FAST = { pollIntervalMs: 2, maxPollIntervalMs: 5 };
+
+const started = event('e0', 'training_started', { num_sequences: 3 });
+const steps = [1, 2, 3].map((n) => event(`e${n}`, 'gradient_step', { loss: 1 / n, reward: n / 10 }));
+const ended = event('e4', 'training_ended');
+
+describe('training.jobs.watch', () => {
+  it('follows pages, polls until the job ends, and resolves with every event once', async () => {
+    const all = [started, ...steps, ended];
+    // The job reveals two more events per poll; pages hold two events.
+    job = await startFakeJob((n) => all.slice(0, 2 + n));
+    const seen: string[] = [];
+    const outcome = await trainingClient(job.server.origin).jobs.watch('job-1', {
+      ...FAST,
+      pageSize: 2,
+      onEvent: (e) => seen.push(e.id),
+    });
+    expect(outcome.status).toBe('succeeded');
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.events.map((e) => e.id)).toEqual(['e0', 'e1', 'e2', 'e3', 'e4']);
+    expect(seen).toEqual(['e0', 'e1', 'e2', 'e3', 'e4']);
+    expect(outcome.progress).toMatchObject({ status: 'succeeded', step: 3, totalSteps: 3, metrics: { loss: 1 / 3, reward: 0.3 } });
+    expect(job.eventRequests()[0]?.query.get('after')).toBeNull();
+    expect(job.eventRequests().slice(1).every((r) => r.query.get('after') !== null)).toBe(true);
+  });
+
+  it('reports each event once when the service delivers some again', async () => {
+    const all = [started, ...steps, ended];
+    job = await startFakeJob((n) => all.slice(0, 2 + n), { redeliver: true });
+    const seen: TrainingJobEvent[] = [];
+    const outcome = await trainingClient(job.server.origin).jobs.watch('job-1', { ...FAST, pageSize: 2, onEvent: (e) => seen.push(e) });
+    expect(seen.map((e) => e.id)).toEqual(['e0', 'e1', 'e2', 'e3', 'e4']);
+    expect(outcome.events).toHaveLength(5);
+  });
+
+  it('resolves a failed job as failed, with the service’s message', async () => {
+    job = await startFakeJob(() => [started, steps[0] as TrainingJobEvent, event('e9', 'training_failed', { error_message: 'CUDA OOM' })]);
+    const outcome = await trainingClient(job.server.origin).jobs.watch('job-1', FAST);
+    expect(outcome.status).toBe('failed');
+    expect(outcome.error).toBe('CUDA OOM');
+    expect(outcome.progress.step).toBe(1);
+  });
+
+  it('gives a failed job without a message a generic one', async () => {
+    job = await startFakeJob(() => [event('e9', 'training_failed')]);
+    const outcome = await trainingClient(job.server.origin).jobs.watch('job-1', FAST);
+    expect(outcome).toMatchObject({ status: 'failed', error: 'Training failed with an unknown error' });
+  });
+
+  it('stops with an abort error when the signal fires while waiting for events', async () => {
+    job = await startFakeJob(() => [started]);
+    const controller = new AbortController();
+    const watching = trainingClient(job.server.origin).jobs.watch('job-1', {
+      ...FAST,
+      signal: controller.signal,
+      onEvent: () => setTimeout(() => controller.abort(new Error('user stopped')), 10),
+    });
+    const error = await watching.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WeftAbortError);
+    expect((error as WeftAbortError).cause).toEqual(new Error('user stopped'));
+  });
+
+  it('rejects when the job cannot be read', async () => {
+    const server = await startLoopbackServer((_req, res) => sendJson(res, 404, { detail: 'Training job not found' }));
+    try {
+      const error = await trainingClient(server.origin).jobs.watch('nope', FAST).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(WeftNotFoundError);
+      expect((error as Error).message).toContain('Training job not found');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('waits out a brief outage of the service and goes on', async () => {
+    let calls = 0;
+    const all = [started, ended];
+    const server = await startLoopbackServer((req, res) => {
+      calls += 1;
+      // Three 503s: the HTTP core's own retries of the first poll, then one failed poll the watch waits out.
+      if (calls <= 3) sendJson(res, 503, { detail: 'The engine is currently overloaded' });
+      else sendJson(res, 200, { object: 'list', data: req.query.get('after') ? [] : all, has_more: false });
+    });
+    try {
+      const outcome = await trainingClient(server.origin).jobs.watch('job-1', FAST);
+      expect(outcome.status).toBe('succeeded');
+      expect(calls).toBe(4);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('gives up with the last error when the outage outlasts maxConsecutiveErrors', async () => {
+    const server = await startLoopbackServer((_req, res) => sendJson(res, 503, { detail: 'down' }));
+    try {
+      const error = await trainingClient(server.origin)
+        .jobs.watch('job-1', { ...FAST, maxConsecutiveErrors: 1 })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(WeftServerError);
+      // Two polls of three attempts each (the core retries twice).
+      expect(server.requests).toHaveLength(6);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('rejects an interval that is not a positive number, naming it', async () => {
+    await expect(trainingClient('http://127.0.0.1:9').jobs.watch('j', { pollIntervalMs: 0 })).rejects.toThrow(/`pollIntervalMs`/);
+  });
+});

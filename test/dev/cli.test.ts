@@ -1,0 +1,70 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runNode, startNode } from '../helpers/child.js';
+
+// These run the built command (`npm run build` first), exactly as `npx weft dev` would.
+const CLI = 'dist/cli.js';
+
+describe('the weft command', () => {
+  it('starts weft dev, prints where it listens, serves, and exits 0 on SIGTERM', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-cli-'));
+    try {
+      const { running, url } = await startDev(['--port', '0', '--data', join(dir, 'data.jsonl'), '--max-traces', '5']);
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const health = await fetch(`${url}/health`);
+      expect(health.status).toBe(200);
+      running.child.kill('SIGTERM');
+      const result = await running.exited;
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(`${url}/otel/v1/traces`);
+      expect(result.stdout).toContain('data.jsonl (append-only)');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('requires the key given with --api-key and does not print it', async () => {
+    const { running, url } = await startDev(['--port', '0', '--api-key', 'sekret-42']);
+    const denied = await fetch(`${url}/calls/query_stats`, { method: 'POST', body: '{"project_id":"a/b"}' });
+    const allowed = await fetch(`${url}/calls/query_stats`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sekret-42', 'content-type': 'application/json' },
+      body: '{"project_id":"a/b"}',
+    });
+    running.child.kill('SIGTERM');
+    const result = await running.exited;
+    expect([denied.status, allowed.status]).toEqual([401, 200]);
+    expect(result.stdout + result.stderr).not.toContain('sekret-42');
+  });
+
+  it('explains a bad flag value and exits 2', async () => {
+    const result = await runNode([CLI, 'dev', '--port', 'eighty']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--port must be an integer from 0 to 65535, got "eighty"');
+  });
+
+  it('prints the dev usage for --help and exits 0', async () => {
+    const result = await runNode([CLI, 'dev', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Usage: weft dev [--port N] [--host H] [--data FILE]');
+  });
+
+  it('names an unknown command and exits 2', async () => {
+    const result = await runNode([CLI, 'launch']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown command "launch"');
+  });
+});
+
+/** Starts the command and resolves with its base URL once it has printed its banner. */
+async function startDev(args: string[]) {
+  const running = startNode([CLI, 'dev', ...args]);
+  let out = '';
+  running.child.stdout?.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
+  await running.waitForOutput('storage:');
+  return { running, url: /listening on (http:\/\/\S+)/.exec(out)![1]! };
+}

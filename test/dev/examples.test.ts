@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { runNode } from '../helpers/child.js';
+import { devService, streamQuery } from './support.js';
+
+// The examples import `weft` by name, which resolves to the built package: run `npm run build` first.
+describe('the examples', () => {
+  it('npm start: the demo runs the quickstart against weft dev and prints the trace tree', async () => {
+    const result = await runNode(['--import', 'tsx', 'examples/demo.ts']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('eval:     3/3 correct');
+    expect(result.stdout).toMatch(/read back with weft's Client: 4 traces/);
+    expect(result.stdout).toMatch(/^ {2}chat_tour\s+\d+ ms\s+✓ success$/m);
+    expect(result.stdout).toMatch(/ {2}├─ get_weather.*\n {2}└─ chat meta-llama/);
+    expect(result.stdout).toMatch(/│ {2}└─ chat meta-llama\/Llama-3\.1-8B-Instruct\s+meta-llama\/Llama-3\.1-8B-Instruct\s+14 \(8→6\)/);
+    expect(result.stdout).toMatch(/thread eval-\S+: 3 turns/);
+  });
+
+  it('the quickstart runs on its own against a dev service given by the environment', async () => {
+    const dev = await devService();
+    const result = await runNode(['--import', 'tsx', 'examples/quickstart.ts'], {
+      WEFT_BASE_URL: dev.url,
+      WEFT_INFERENCE_BASE_URL: dev.v1Url,
+      WEFT_PROJECT: 'me/quickstart',
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('plain:    6 * 7 = 42.');
+    const roots = await streamQuery(dev.url, { project_id: 'me/quickstart', filter: { trace_roots_only: true } });
+    expect(roots.map((c) => c.op_name)).toEqual(['chat_tour', 'evaluate_row', 'evaluate_row', 'evaluate_row']);
+  });
+});

@@ -1,0 +1,78 @@
+import { gzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { register } from 'weft';
+import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
+import { devService, type Json, streamQuery } from './support.js';
+
+// Real export bodies: weft's exporter sends spans to a loopback receiver, which keeps the protobuf bytes;
+// the tests then replay those bytes to the dev service and read its answer.
+let conflicting: Buffer;
+let clean: Buffer;
+
+beforeAll(async () => {
+  const receiver = await startOtlpReceiver();
+  const weft = register({ baseUrl: receiver.url, project: 'team/wire', global: false, instrumentations: [], flushOnExit: false, logger: false });
+  const tracer = weft.tracerProvider.getTracer('wire');
+  tracer.startSpan('conflict', { attributes: { a: 'x', 'a.b': 'y' } }).end();
+  tracer.startSpan('ok', { attributes: { inputs: '{"n":1}' } }).end();
+  await weft.forceFlush();
+  conflicting = receiver.requests[0]!.body;
+  tracer.startSpan('alone', { attributes: { output: 'done' } }).end();
+  await weft.forceFlush();
+  clean = receiver.requests[1]!.body;
+  await weft.shutdown();
+  await receiver.close();
+});
+
+
+async function exportTo(url: string, body: Buffer, headers: Record<string, string> = {}) {
+  const res = await fetch(`${url}/otel/v1/traces`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-protobuf', ...headers },
+    body,
+  });
+  return { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as Json };
+}
+
+describe('weft dev: POST /otel/v1/traces on the wire', () => {
+  it('answers {"partial_success": null} when every span was accepted', async () => {
+    const dev = await devService();
+    expect(await exportTo(dev.url, clean)).toEqual({ status: 200, type: 'application/json', body: { partial_success: null } });
+  });
+
+  it('counts a rejected span in partial_success with the reason', async () => {
+    const dev = await devService();
+    const res = await exportTo(dev.url, conflicting);
+    expect(res.status).toBe(200);
+    expect(res.body.partial_success.rejected_spans).toBe(1);
+    expect(res.body.partial_success.error_message).toMatch(/conflicting attribute paths.*"a\.b"/);
+  });
+
+  it('routes spans to the project named by the resource', async () => {
+    const dev = await devService();
+    await exportTo(dev.url, clean);
+    const calls = await streamQuery(dev.url, { project_id: 'team/wire' });
+    expect(calls.map((c) => [c.op_name, c.output])).toEqual([['alone', 'done']]);
+  });
+
+  it('accepts a gzip-compressed export', async () => {
+    const dev = await devService();
+    const res = await exportTo(dev.url, gzipSync(clean), { 'content-encoding': 'gzip' });
+    expect(res.body).toEqual({ partial_success: null });
+    expect(await streamQuery(dev.url, { project_id: 'team/wire' })).toHaveLength(1);
+  });
+
+  it('answers 400 with a clear message for bytes that are not an OTLP export', async () => {
+    const dev = await devService();
+    const res = await exportTo(dev.url, Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]));
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toMatch(/^Could not decode the OTLP export/);
+  });
+
+  it('refuses OTLP/JSON with a 415 that says to send protobuf', async () => {
+    const dev = await devService();
+    const res = await exportTo(dev.url, Buffer.from('{"resourceSpans":[]}'), { 'content-type': 'application/json' });
+    expect(res.status).toBe(415);
+    expect(res.body.detail).toMatch(/application\/x-protobuf/);
+  });
+});

@@ -1,0 +1,117 @@
+import { request as rawRequest } from 'node:http';
+import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { SPEC_PATHS } from 'weft/dev';
+import { devService, get, type Json, post, request, startBody } from './support.js';
+
+describe('weft dev: routing and bad input', () => {
+  it('answers 501 with a body naming the operation for a spec path it does not serve', async () => {
+    const dev = await devService();
+    const res = await post(dev.url, '/calls/delete', { project_id: 'team/proj', call_ids: [] });
+    expect(res.status).toBe(501);
+    expect(res.body.detail).toContain('Calls Delete');
+    expect(res.body.detail).toContain('POST /calls/delete');
+  });
+
+  it('answers 501, never 404, for every spec path with placeholders filled in', async () => {
+    const dev = await devService();
+    for (const [method, path] of SPEC_PATHS) {
+      const concrete = path.replace(/\{[^}]+\}/g, 'x');
+      const res = await fetch(`${dev.url}${concrete}`, { method });
+      expect([200, 400, 404, 415, 422, 501], `${method} ${path} → ${res.status}`).toContain(res.status);
+      if (res.status === 404) expect(((await res.json()) as Json).detail, `${method} ${path}`).not.toMatch(/not a route/);
+      else await res.arrayBuffer();
+    }
+  });
+
+  it('answers 404 JSON for an unknown path and 405 for a known path with another method', async () => {
+    const dev = await devService();
+    const missing = await get(dev.url, '/no/such/thing');
+    expect(missing.status).toBe(404);
+    expect(missing.body.detail).toMatch(/GET \/no\/such\/thing/);
+    expect((await get(dev.url, '/call/start')).status).toBe(405);
+  });
+
+  it('answers malformed JSON with a FastAPI-style 422 and keeps serving', async () => {
+    const dev = await devService();
+    const res = await request(`${dev.url}/call/start`, 'POST', '{"start": ');
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0]).toMatchObject({ loc: ['body'], type: 'json_invalid' });
+    expect((await get(dev.url, '/health')).status).toBe(200);
+  });
+
+  it('answers a wrong type with a 422 that names the field', async () => {
+    const dev = await devService();
+    const res = await post(dev.url, '/call/start', startBody({ inputs: 'not an object' }));
+    expect(res.body.detail).toEqual([{ loc: ['body', 'start', 'inputs'], msg: 'Input should be a valid dictionary or object', type: 'dict_type' }]);
+  });
+
+  it('refuses a body over the size limit with a 413', async () => {
+    const dev = await devService({ maxBodyBytes: 1000 });
+    const res = await post(dev.url, '/call/start', startBody({ inputs: { big: 'x'.repeat(5000) } }));
+    expect(res.status).toBe(413);
+    expect((await get(dev.url, '/health')).status).toBe(200);
+  });
+
+  it('answers a client that disconnects mid-body without crashing', async () => {
+    const dev = await devService();
+    await new Promise<void>((resolve) => {
+      const req = rawRequest(`${dev.url}/call/start`, { method: 'POST', headers: { 'content-length': '1000' } });
+      req.on('error', () => resolve());
+      req.write('{"start":');
+      setImmediate(() => {
+        req.destroy();
+        resolve();
+      });
+    });
+    expect((await get(dev.url, '/health')).status).toBe(200);
+  });
+
+  it('serves /health, /server_info and /version', async () => {
+    const dev = await devService();
+    expect((await get(dev.url, '/health')).body).toEqual({ status: 'ok' });
+    expect((await get(dev.url, '/server_info')).body).toMatchObject({ min_required_weave_python_version: expect.any(String) });
+    expect(typeof (await get(dev.url, '/version')).body).toBe('string');
+  });
+});
+
+describe('weft dev: authentication', () => {
+  it('accepts any key, or none, by default', async () => {
+    const dev = await devService();
+    expect((await post(dev.url, '/calls/query_stats', { project_id: 'a/b' })).status).toBe(200);
+    expect((await post(dev.url, '/calls/query_stats', { project_id: 'a/b' }, { authorization: 'Bearer whatever' })).status).toBe(200);
+  });
+
+  it('requires the configured Bearer key and never echoes what was sent', async () => {
+    const dev = await devService({ apiKey: 'right-key' });
+    const none = await post(dev.url, '/calls/query_stats', { project_id: 'a/b' });
+    const wrong = await post(dev.url, '/calls/query_stats', { project_id: 'a/b' }, { authorization: 'Bearer wrong-key-123' });
+    const right = await post(dev.url, '/calls/query_stats', { project_id: 'a/b' }, { authorization: 'Bearer right-key' });
+    expect(none.status).toBe(401);
+    expect(wrong.status).toBe(401);
+    expect(JSON.stringify(wrong.body)).not.toContain('wrong-key-123');
+    expect(JSON.stringify(wrong.body)).not.toContain('right-key');
+    expect(right.status).toBe(200);
+  });
+
+  it('rejects Basic auth when a Bearer key is required', async () => {
+    const dev = await devService({ apiKey: 'k' });
+    const basic = `Basic ${Buffer.from('api:k').toString('base64')}`;
+    expect((await post(dev.url, '/calls/query_stats', { project_id: 'a/b' }, { authorization: basic })).status).toBe(401);
+  });
+
+  it('answers the inference service 401 in the OpenAI error shape', async () => {
+    const dev = await devService({ apiKey: 'k' });
+    const client = new OpenAI({ baseURL: dev.v1Url, apiKey: 'nope', maxRetries: 0 });
+    const error = await client.models.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
+    const ok = new OpenAI({ baseURL: dev.v1Url, apiKey: 'k', maxRetries: 0 });
+    expect((await ok.models.list()).data.length).toBeGreaterThan(0);
+  });
+
+  it('protects the OTLP endpoint too', async () => {
+    const dev = await devService({ apiKey: 'k' });
+    const res = await fetch(`${dev.url}/otel/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: new Uint8Array() });
+    expect(res.status).toBe(401);
+  });
+});

@@ -1,0 +1,88 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startDevService } from 'weft/dev';
+import { devService, endBody, post, startBody, streamQuery } from './support.js';
+
+let dir: string | undefined;
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+function dataFile(): string {
+  dir = mkdtempSync(join(tmpdir(), 'weft-dev-'));
+  return join(dir, 'data.jsonl');
+}
+
+describe('weft dev: storage', () => {
+  it('keeps calls, objects and feedback across a restart with --data', async () => {
+    const file = dataFile();
+    const first = await startDevService({ port: 0, dataFile: file, log: false });
+    await post(first.url, '/call/start', startBody({ id: 'c1', trace_id: 't1' }));
+    await post(first.url, '/call/end', endBody('c1'));
+    const obj = await post(first.url, '/obj/create', { obj: { project_id: 'team/proj', object_id: 'o', val: { a: 1 } } });
+    await post(first.url, '/feedback/create', { project_id: 'team/proj', weave_ref: 'weave:///team/proj/call/c1', feedback_type: 'note', payload: { x: 1 } });
+    await first.close();
+
+    const second = await devService({ dataFile: file });
+    const [call] = await streamQuery(second.url, { project_id: 'team/proj' });
+    expect(call).toMatchObject({ id: 'c1', output: 'hello', summary: { weave: { status: 'success' } } });
+    const read = await post(second.url, '/obj/read', { project_id: 'team/proj', object_id: 'o', digest: obj.body.digest });
+    expect(read.body.obj.val).toEqual({ a: 1 });
+    expect((await post(second.url, '/feedback/query', { project_id: 'team/proj' })).body.result).toHaveLength(1);
+  });
+
+  it('skips a torn last line and keeps appending after the last whole record', async () => {
+    const file = dataFile();
+    const first = await startDevService({ port: 0, dataFile: file, log: false });
+    await post(first.url, '/call/start', startBody({ id: 'whole' }));
+    await first.close();
+    appendFileSync(file, '{"kind":"call_start","start":{"project_id":"team/pr');
+
+    const lines: string[] = [];
+    const second = await devService({ dataFile: file, log: (line) => lines.push(line) });
+    expect(lines.join('\n')).toMatch(/skipped 1 unreadable line/);
+    await post(second.url, '/call/start', startBody({ id: 'after' }));
+    await second.close();
+
+    const third = await devService({ dataFile: file });
+    expect((await streamQuery(third.url, { project_id: 'team/proj' })).map((c) => c.id)).toEqual(['whole', 'after']);
+  });
+
+  it('evicts the oldest traces past maxTraces and says so', async () => {
+    const lines: string[] = [];
+    const dev = await devService({ maxTraces: 2, log: (line) => lines.push(line) });
+    for (const t of ['t1', 't2', 't3']) await post(dev.url, '/call/start', startBody({ id: `${t}-root`, trace_id: t }));
+    await post(dev.url, '/call/start', startBody({ id: 't3-child', trace_id: 't3', parent_id: 't3-root' }));
+    const ids = (await streamQuery(dev.url, { project_id: 'team/proj' })).map((c) => c.id);
+    expect(ids).toEqual(['t2-root', 't3-root', 't3-child']);
+    await new Promise((r) => setImmediate(r));
+    expect(lines.join('\n')).toMatch(/evicted 1 oldest trace\(s\) to keep at most 2/);
+  });
+
+  it('applies the trace bound on replay and compacts the data file', async () => {
+    const file = dataFile();
+    const first = await startDevService({ port: 0, dataFile: file, log: false });
+    for (const t of ['t1', 't2', 't3']) await post(first.url, '/call/start', startBody({ id: t, trace_id: t }));
+    await first.close();
+
+    const lines: string[] = [];
+    const second = await devService({ dataFile: file, maxTraces: 1, log: (line) => lines.push(line) });
+    expect((await streamQuery(second.url, { project_id: 'team/proj' })).map((c) => c.id)).toEqual(['t3']);
+    expect(lines.join('\n')).toMatch(/evicted 2 oldest trace\(s\) on replay/);
+    expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(1);
+  });
+
+  it('compacts the data file while running so that evicted traces do not pile up on disk', async () => {
+    const file = dataFile();
+    const first = await startDevService({ port: 0, dataFile: file, maxTraces: 2, log: false });
+    for (let i = 0; i < 9; i++) await post(first.url, '/call/start', startBody({ id: `c${i}`, trace_id: `t${i}` }));
+    await first.close();
+    expect(readFileSync(file, 'utf8').trim().split('\n').length).toBeLessThanOrEqual(4);
+
+    const second = await devService({ dataFile: file, maxTraces: 2 });
+    expect((await streamQuery(second.url, { project_id: 'team/proj' })).map((c) => c.id)).toEqual(['c7', 'c8']);
+  });
+});

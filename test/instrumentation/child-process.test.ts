@@ -1,0 +1,124 @@
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DecodedSpan } from '../../src/otlp/index.js';
+import { runNode } from '../helpers/child.js';
+import { HELLO, type OpenAIServer, startOpenAIServer } from '../helpers/openai-server.js';
+import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
+
+/**
+ * Real processes running the BUILT package (`npm run build` first), the way users start weft: no weft code in
+ * the app, `node --import weft/register` for ES modules and `node -r weft/register` for CommonJS.
+ */
+
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/instrumentation/${name}`, import.meta.url));
+const API_KEY = 'sk-child-process-key-000111';
+
+let receiver: OtlpReceiver;
+let server: OpenAIServer;
+beforeEach(async () => {
+  receiver = await startOtlpReceiver();
+  server = await startOpenAIServer(HELLO);
+});
+afterEach(async () => {
+  await server.close();
+  await receiver.close();
+});
+
+function env(): Record<string, string> {
+  return {
+    WEFT_BASE_URL: receiver.url,
+    WEFT_PROJECT: 'acme/chat',
+    OPENAI_BASE_URL: server.baseURL,
+    OPENAI_API_KEY: API_KEY,
+  };
+}
+
+function expectChatSpans(spans: DecodedSpan[]): void {
+  expect(spans.map((s) => s.name)).toEqual(['chat gpt-4o-mini', 'chat gpt-4o-mini']);
+  const [plain, streamed] = spans;
+  expect(plain?.attributes).toMatchObject({
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.provider.name': 'openai',
+    'server.port': server.port,
+    'gen_ai.response.id': 'chatcmpl-hello',
+    'llm.usage.total_tokens': 15,
+  });
+  expect(streamed?.attributes).toMatchObject({ 'gen_ai.request.stream': true, 'llm.usage.total_tokens': 15 });
+  expect(JSON.stringify(spans, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).not.toContain(API_KEY);
+}
+
+describe('an app started with weft/register', () => {
+  it('is traced as an ES module importing openai (--import weft/register)', async () => {
+    const result = await runNode(['--import', 'weft/register', fixture('chat-calls.mjs')], env());
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ content: 'Hello there!', chunks: 5, stream: 'Stream' });
+    expectChatSpans(receiver.spans());
+  });
+
+  it('is traced as CommonJS requiring openai (-r weft/register)', async () => {
+    const result = await runNode(['-r', 'weft/register', fixture('chat-calls.cjs')], env());
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ content: 'Hello there!', chunks: 5, stream: 'Stream' });
+    expectChatSpans(receiver.spans());
+  });
+
+  it('patches the ESM and the CommonJS copy of openai in one process once each', async () => {
+    const result = await runNode(['--import', 'weft/register', fixture('dual-copies.mjs')], env());
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ distinct: true, esm: 'Hello there!', cjs: 'Hello there!' });
+    expect(receiver.spans().map((s) => s.name).sort()).toEqual(['chat cjs-copy', 'chat esm-copy']);
+  });
+});
+
+describe('content settings from the environment', () => {
+  it('records no message content with WEFT_CAPTURE_CONTENT=none', async () => {
+    const result = await runNode(['--import', 'weft/register', fixture('chat-calls.mjs')], { ...env(), WEFT_CAPTURE_CONTENT: 'none' });
+    expect(result.code).toBe(0);
+    const spans = receiver.spans();
+    expect(spans).toHaveLength(2);
+    for (const span of spans) {
+      expect(Object.keys(span.attributes).filter((k) => k.endsWith('.messages') || k.endsWith('instructions'))).toEqual([]);
+      expect(span.attributes['llm.usage.total_tokens']).toBe(15);
+    }
+  });
+
+  it('keeps content valid JSON within the SDK’s attribute length limit', async () => {
+    const result = await runNode(['--import', 'weft/register', fixture('long-message.mjs')], {
+      ...env(),
+      OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT: '2000',
+    });
+    expect(result.code).toBe(0);
+    const [span] = receiver.spans();
+    for (const key of ['gen_ai.input.messages', 'gen_ai.system_instructions', 'gen_ai.output.messages']) {
+      const value = span?.attributes[key] as string;
+      expect(value.length).toBeLessThanOrEqual(2000);
+      expect(() => JSON.parse(value)).not.toThrow();
+    }
+    const [message] = JSON.parse(span?.attributes['gen_ai.input.messages'] as string);
+    expect(message.parts[0].content).toMatch(/^é+…\[truncated \d+ chars\]$/);
+  });
+});
+
+describe('an app that calls register() itself', () => {
+  it('is traced until it disables the instrumentations, which unpatches openai', async () => {
+    const result = await runNode([fixture('explicit-register.cjs')], env());
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe('done');
+    expect(server.requests.map((r) => r.body.model)).toEqual(['gpt-4o-mini', 'after-disable']);
+    expect(receiver.spans().map((s) => s.name)).toEqual(['chat gpt-4o-mini']);
+  });
+});
+
+describe('a stream the app drops unfinished', () => {
+  it('still ends its span once it is garbage-collected', async () => {
+    server.reply({ ...HELLO, hangAfterChunks: 2 });
+    const result = await runNode(['--expose-gc', fixture('abandoned-stream.mjs')], env());
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('stream collected');
+    const spans = receiver.spans();
+    expect(spans.map((s) => s.name)).toEqual(['chat gpt-4o-mini']);
+    expect(spans[0]?.attributes).toMatchObject({ 'gen_ai.request.stream': true, 'gen_ai.response.id': 'chatcmpl-hello' });
+  });
+});

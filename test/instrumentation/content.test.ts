@@ -1,0 +1,202 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ChatCompletionRequest,
+  type ChatTracingConfig,
+  resolveChatTracingConfig,
+  traceChatCompletion,
+  WeftConfigError,
+} from 'weft';
+import { type Harness, json, startHarness } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const REQUEST: ChatCompletionRequest = {
+  model: 'm',
+  messages: [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'My card is 4111111111111111' },
+  ],
+  tools: [{ type: 'function', function: { name: 'pay', description: 'Pays', parameters: { type: 'object' } } }],
+};
+const COMPLETION = {
+  id: 'c',
+  model: 'm',
+  choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Paid with 4111111111111111' } }],
+};
+
+/** Runs one traced call with this config and returns the exported span's attributes. */
+async function record(config: ChatTracingConfig, request: ChatCompletionRequest = REQUEST, completion: unknown = COMPLETION) {
+  const tracer = h.handle.tracerProvider.getTracer('content-test');
+  await traceChatCompletion(tracer, request, async () => completion, { config: resolveChatTracingConfig(config, {}) });
+  const [span] = await h.spans(1);
+  return span!.attributes;
+}
+
+const CONTENT = ['gen_ai.input.messages', 'gen_ai.system_instructions', 'gen_ai.output.messages'];
+const present = (attributes: Record<string, unknown>) => CONTENT.filter((k) => k in attributes);
+
+describe('content capture', () => {
+  it('records input, system instructions and output by default', async () => {
+    const attributes = await record({});
+    expect(present(attributes)).toEqual(CONTENT);
+    expect(json(attributes['gen_ai.system_instructions'])).toEqual([{ type: 'text', content: 'Be brief.' }]);
+  });
+
+  it('records no content, and tool names without their schemas, when turned off', async () => {
+    const attributes = await record({ captureContent: false });
+    expect(present(attributes)).toEqual([]);
+    expect(json(attributes['gen_ai.tool.definitions'])).toEqual([{ type: 'function', name: 'pay' }]);
+    expect(JSON.stringify(attributes)).not.toContain('4111');
+  });
+
+  it("records only the input side with 'input'", async () => {
+    expect(present(await record({ captureContent: 'input' }))).toEqual(['gen_ai.input.messages', 'gen_ai.system_instructions']);
+  });
+
+  it("records only the output side with 'output'", async () => {
+    expect(present(await record({ captureContent: 'output' }))).toEqual(['gen_ai.output.messages']);
+  });
+
+  it('follows WEFT_CAPTURE_CONTENT, then OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT, and the option over both', () => {
+    expect(resolveChatTracingConfig({}, { WEFT_CAPTURE_CONTENT: 'output' })).toMatchObject({ captureInput: false, captureOutput: true });
+    expect(resolveChatTracingConfig({}, { OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'false' })).toMatchObject({
+      captureInput: false,
+      captureOutput: false,
+    });
+    expect(
+      resolveChatTracingConfig({}, { WEFT_CAPTURE_CONTENT: 'all', OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'false' }),
+    ).toMatchObject({ captureInput: true, captureOutput: true });
+    expect(resolveChatTracingConfig({ captureContent: 'input' }, { WEFT_CAPTURE_CONTENT: 'none' })).toMatchObject({
+      captureInput: true,
+      captureOutput: false,
+    });
+  });
+
+  it('rejects a value it cannot use with an error that names the option or variable', () => {
+    expect(() => resolveChatTracingConfig({ captureContent: 'yes' as never }, {})).toThrow(WeftConfigError);
+    expect(() => resolveChatTracingConfig({ captureContent: 'yes' as never }, {})).toThrow(/captureContent/);
+    expect(() => resolveChatTracingConfig({}, { WEFT_CAPTURE_CONTENT: 'sometimes' })).toThrow(/WEFT_CAPTURE_CONTENT/);
+    expect(() => resolveChatTracingConfig({ maxMessageLength: 3 }, {})).toThrow(/maxMessageLength/);
+  });
+});
+
+describe('the redaction hook', () => {
+  const maskCards: ChatTracingConfig['redactContent'] = (messages) =>
+    messages.map((m) => ({
+      ...m,
+      parts: m.parts.map((p) => (p.type === 'text' ? { ...p, content: String(p.content).replace(/\d{16}/g, '[card]') } : p)),
+    }));
+
+  it('rewrites input and output messages before they are recorded', async () => {
+    const attributes = await record({ redactContent: maskCards });
+    expect(json(attributes['gen_ai.input.messages'])).toEqual([{ role: 'user', parts: [{ type: 'text', content: 'My card is [card]' }] }]);
+    expect(json(attributes['gen_ai.output.messages'])).toEqual([
+      { role: 'assistant', parts: [{ type: 'text', content: 'Paid with [card]' }], finish_reason: 'stop' },
+    ]);
+  });
+
+  it('leaves a side out when it returns null', async () => {
+    const attributes = await record({ redactContent: (messages, direction) => (direction === 'output' ? null : messages) });
+    expect(present(attributes)).toEqual(['gen_ai.input.messages', 'gen_ai.system_instructions']);
+  });
+
+  it('leaves content out, and the call unharmed, when it throws', async () => {
+    const attributes = await record({
+      redactContent: () => {
+        throw new Error('hook bug');
+      },
+    });
+    expect(present(attributes)).toEqual([]);
+    expect(attributes['gen_ai.response.id']).toBe('c');
+  });
+});
+
+describe('truncation', () => {
+  it('cuts a long message inside its text, keeping the JSON valid and marking the cut', async () => {
+    const long = 'x'.repeat(100_000);
+    const attributes = await record({ maxMessageLength: 1000 }, { model: 'm', messages: [{ role: 'user', content: long }] });
+    const raw = attributes['gen_ai.input.messages'] as string;
+    const [message] = json(raw) as { role: string; parts: { type: string; content: string }[] }[];
+    expect(JSON.stringify(message).length).toBeLessThanOrEqual(1000);
+    expect(message?.role).toBe('user');
+    expect(message?.parts[0]?.content).toMatch(/^x+…\[truncated \d+ chars\]$/);
+    const kept = message!.parts[0]!.content.match(/^x+/)![0].length;
+    expect(message?.parts[0]?.content).toContain(`[truncated ${100_000 - kept} chars]`);
+  });
+
+  it('keeps a whole conversation within the attribute limit, newest messages first', async () => {
+    const messages = Array.from({ length: 200 }, (_, i) => ({ role: 'user', content: `message ${i} ${'y'.repeat(200)}` }));
+    const attributes = await record({ maxAttributeLength: 4096 }, { model: 'm', messages });
+    const raw = attributes['gen_ai.input.messages'] as string;
+    expect(raw.length).toBeLessThanOrEqual(4096);
+    const parsed = json(raw) as { role: string; parts: { content: string }[] }[];
+    expect(parsed[0]?.role).toBe('_truncated');
+    expect(parsed.at(-1)?.parts[0]?.content).toMatch(/^message 199 /);
+  });
+
+  it('never splits a character made of two UTF-16 units', async () => {
+    const attributes = await record({ maxMessageLength: 300 }, { model: 'm', messages: [{ role: 'user', content: '😀'.repeat(1000) }] });
+    const raw = attributes['gen_ai.input.messages'] as string;
+    expect(raw).not.toMatch(/\\ud83d(?!\\ude00)/);
+    const content = (json(raw) as { parts: { content: string }[] }[])[0]!.parts[0]!.content;
+    expect(content.replace(/…\[truncated \d+ chars\]$/, '')).toMatch(/^(😀)+$/u);
+  });
+
+  it('takes its attribute limit from the SDK’s environment variables', () => {
+    expect(resolveChatTracingConfig({}, { OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT: '5000' }).maxAttributeLength).toBe(5000);
+    expect(resolveChatTracingConfig({}, { OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT: '6000' }).maxMessageLength).toBe(6000);
+  });
+});
+
+describe('message parts', () => {
+  it('records images as blob parts when inline and uri parts when linked, and audio as blobs', async () => {
+    const attributes = await record(
+      {},
+      {
+        model: 'm',
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'What is this?' },
+              { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+              { type: 'image_url', image_url: { url: 'https://example.com/cat.jpg' } },
+              { type: 'input_audio', input_audio: { data: 'UklGRg==', format: 'wav' } },
+            ],
+          },
+        ],
+      },
+    );
+    expect(json(attributes['gen_ai.input.messages'])).toEqual([
+      {
+        role: 'user',
+        parts: [
+          { type: 'text', content: 'What is this?' },
+          { type: 'blob', modality: 'image', mime_type: 'image/png', content: 'iVBORw0KGgo=' },
+          { type: 'uri', modality: 'image', uri: 'https://example.com/cat.jpg' },
+          { type: 'blob', modality: 'audio', mime_type: 'audio/wav', content: 'UklGRg==' },
+        ],
+      },
+    ]);
+  });
+
+  it('names the provider from well-known hosts, and openai for any other', async () => {
+    const tracer = h.handle.tracerProvider.getTracer('content-test');
+    const urls = [
+      'https://my-resource.openai.azure.com/openai/deployments/x',
+      'https://api.groq.com/openai/v1',
+      'https://api.deepseek.com',
+      'http://localhost:8000/v1',
+    ];
+    for (const serverUrl of urls) await traceChatCompletion(tracer, { model: 'm' }, async () => COMPLETION, { serverUrl });
+    const spans = await h.spans(urls.length);
+    expect(spans.map((s) => s.attributes['gen_ai.provider.name'])).toEqual(['azure.ai.openai', 'groq', 'deepseek', 'openai']);
+    expect(spans.map((s) => s.attributes['server.port'])).toEqual([443, 443, 443, 8000]);
+  });
+});

@@ -1,0 +1,711 @@
+import { DiagConsoleLogger, DiagLogLevel, diag, trace } from '@opentelemetry/api';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SpanKindCode, StatusCodeValue } from '../../src/otlp/index.js';
+import { HELLO, type ScriptedCompletion } from '../helpers/openai-server.js';
+import { API_KEY, type Harness, json, startHarness } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const CONTENT_KEYS = ['gen_ai.input.messages', 'gen_ai.output.messages', 'gen_ai.system_instructions', 'gen_ai.tool.definitions'];
+
+/** The span's attributes with the JSON content attributes parsed (they must be strings of valid JSON). */
+function attributesOf(span: { attributes: Record<string, unknown> }): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...span.attributes };
+  for (const key of CONTENT_KEYS) if (key in out) out[key] = json(out[key]);
+  return out;
+}
+
+const USER_HI = [{ role: 'user' as const, content: 'hi' }];
+const HI_INPUT = [{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }];
+const HELLO_OUTPUT = [{ role: 'assistant', parts: [{ type: 'text', content: 'Hello there!' }], finish_reason: 'stop' }];
+const HELLO_RESPONSE = {
+  'gen_ai.response.id': 'chatcmpl-hello',
+  'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
+  'gen_ai.response.finish_reasons': ['stop'],
+};
+const HELLO_USAGE = { 'gen_ai.usage.input_tokens': 12, 'gen_ai.usage.output_tokens': 3, 'llm.usage.total_tokens': 15 };
+
+const WEATHER_TOOL = {
+  type: 'function' as const,
+  function: {
+    name: 'get_weather',
+    description: 'Current weather for a city',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
+};
+const WEATHER_CALL: ScriptedCompletion = {
+  id: 'chatcmpl-tool',
+  model: 'gpt-4o-mini',
+  choices: [{ toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: ['{"ci', 'ty":"Pa', 'ris"}'] }], finishReason: 'tool_calls' }],
+  usage: { prompt_tokens: 30, completion_tokens: 9, total_tokens: 39 },
+};
+
+describe('a non-streamed chat completion', () => {
+  it('becomes one CLIENT span named after the model, with parameters, messages, output and usage', async () => {
+    h.server.reply({
+      ...HELLO,
+      systemFingerprint: 'fp_abc',
+      usage: {
+        prompt_tokens: 20,
+        completion_tokens: 5,
+        total_tokens: 25,
+        prompt_tokens_details: { cached_tokens: 8 },
+        completion_tokens_details: { reasoning_tokens: 2 },
+      },
+    });
+    const completion = await h.client().chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [
+        { role: 'system', content: 'You are terse.' },
+        { role: 'user', content: 'Say hello' },
+      ],
+      temperature: 0.3,
+      top_p: 0.9,
+      max_tokens: 50,
+      frequency_penalty: 0.1,
+      presence_penalty: 0.2,
+      stop: 'END',
+      seed: 7,
+    });
+    expect(completion.choices[0]?.message.content).toBe('Hello there!');
+
+    const [span] = await h.spans(1);
+    expect(span?.name).toBe('chat gpt-4o-mini');
+    expect(span?.kind).toBe(SpanKindCode.CLIENT);
+    expect(span?.status.code).toBe(StatusCodeValue.UNSET);
+    expect(attributesOf(span!)).toEqual({
+      ...h.common(),
+      'gen_ai.request.temperature': 0.3,
+      'gen_ai.request.top_p': 0.9,
+      'gen_ai.request.max_tokens': 50,
+      'gen_ai.request.frequency_penalty': 0.1,
+      'gen_ai.request.presence_penalty': 0.2,
+      'gen_ai.request.stop_sequences': ['END'],
+      'gen_ai.request.seed': 7,
+      'gen_ai.system_instructions': [{ type: 'text', content: 'You are terse.' }],
+      'gen_ai.input.messages': [{ role: 'user', parts: [{ type: 'text', content: 'Say hello' }] }],
+      ...HELLO_RESPONSE,
+      'openai.response.system_fingerprint': 'fp_abc',
+      'gen_ai.usage.input_tokens': 20,
+      'gen_ai.usage.output_tokens': 5,
+      'gen_ai.usage.cache_read.input_tokens': 8,
+      'gen_ai.usage.reasoning.output_tokens': 2,
+      'llm.usage.total_tokens': 25,
+      'gen_ai.output.messages': HELLO_OUTPUT,
+    });
+  });
+
+  it('is a child of the span that is active when the call is made', async () => {
+    h.server.reply(HELLO);
+    const tracer = trace.getTracer('test');
+    await tracer.startActiveSpan('handle request', async (parent) => {
+      await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI });
+      parent.end();
+    });
+    const spans = await h.spans(2);
+    const chat = spans.find((s) => s.name === 'chat gpt-4o-mini');
+    const parent = spans.find((s) => s.name === 'handle request');
+    expect(chat?.parentSpanId).toBe(parent?.spanId);
+    expect(chat?.traceId).toBe(parent?.traceId);
+  });
+
+  it('records one output message per choice when several are asked for', async () => {
+    h.server.reply({
+      id: 'chatcmpl-n',
+      model: 'gpt-4o-mini',
+      choices: [
+        { content: 'Red', finishReason: 'stop' },
+        { content: 'Blue and', finishReason: 'length' },
+      ],
+      usage: { prompt_tokens: 4, completion_tokens: 4, total_tokens: 8 },
+    });
+    await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, n: 2 });
+    const [span] = await h.spans(1);
+    expect(attributesOf(span!)).toEqual({
+      ...h.common(),
+      'gen_ai.request.choice.count': 2,
+      'gen_ai.input.messages': HI_INPUT,
+      'gen_ai.response.id': 'chatcmpl-n',
+      'gen_ai.response.model': 'gpt-4o-mini',
+      'gen_ai.response.finish_reasons': ['stop', 'length'],
+      'gen_ai.usage.input_tokens': 4,
+      'gen_ai.usage.output_tokens': 4,
+      'llm.usage.total_tokens': 8,
+      'gen_ai.output.messages': [
+        { role: 'assistant', parts: [{ type: 'text', content: 'Red' }], finish_reason: 'stop' },
+        { role: 'assistant', parts: [{ type: 'text', content: 'Blue and' }], finish_reason: 'length' },
+      ],
+    });
+  });
+});
+
+describe('tool calls', () => {
+  it('records the tools offered and the calls the model asked for', async () => {
+    h.server.reply(WEATHER_CALL);
+    const completion = await h.client().chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      tools: [WEATHER_TOOL],
+    });
+    expect(completion.choices[0]?.message.tool_calls?.[0]?.id).toBe('call_1');
+    const [span] = await h.spans(1);
+    expect(attributesOf(span!)).toEqual({
+      ...h.common(),
+      'gen_ai.tool.definitions': [
+        {
+          type: 'function',
+          name: 'get_weather',
+          description: 'Current weather for a city',
+          parameters: WEATHER_TOOL.function.parameters,
+        },
+      ],
+      'gen_ai.input.messages': [{ role: 'user', parts: [{ type: 'text', content: 'Weather in Paris?' }] }],
+      'gen_ai.response.id': 'chatcmpl-tool',
+      'gen_ai.response.model': 'gpt-4o-mini',
+      'gen_ai.response.finish_reasons': ['tool_calls'],
+      'gen_ai.usage.input_tokens': 30,
+      'gen_ai.usage.output_tokens': 9,
+      'llm.usage.total_tokens': 39,
+      'gen_ai.output.messages': [
+        {
+          role: 'assistant',
+          parts: [{ type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }],
+          finish_reason: 'tool_call',
+        },
+      ],
+    });
+  });
+
+  it('records tool calls and their results sent back to the model', async () => {
+    h.server.reply({ ...HELLO, choices: [{ content: 'It rains in Paris.', finishReason: 'stop' }] });
+    await h.client().chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [
+        { role: 'user', content: 'Weather in Paris?' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: 'rainy, 14°C' },
+      ],
+      tools: [WEATHER_TOOL],
+    });
+    const [span] = await h.spans(1);
+    expect(attributesOf(span!)['gen_ai.input.messages']).toEqual([
+      { role: 'user', parts: [{ type: 'text', content: 'Weather in Paris?' }] },
+      { role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }] },
+      { role: 'tool', parts: [{ type: 'tool_call_response', id: 'call_1', response: 'rainy, 14°C' }] },
+    ]);
+  });
+
+  it('puts a streamed tool call back together from its argument fragments', async () => {
+    h.server.reply(WEATHER_CALL);
+    const stream = await h.client().chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      tools: [WEATHER_TOOL],
+      stream: true,
+    });
+    for await (const _chunk of stream) {
+      // drain
+    }
+    const [span] = await h.spans(1);
+    const attributes = attributesOf(span!);
+    expect(attributes['gen_ai.output.messages']).toEqual([
+      {
+        role: 'assistant',
+        parts: [{ type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }],
+        finish_reason: 'tool_call',
+      },
+    ]);
+    expect(attributes['gen_ai.response.finish_reasons']).toEqual(['tool_calls']);
+  });
+});
+
+describe('a streamed chat completion', () => {
+  it('records usage the caller asked for, and the caller still sees the usage chunk', async () => {
+    h.server.reply(HELLO);
+    const stream = await h.client().chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: USER_HI,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks.at(-1)?.usage?.total_tokens).toBe(15);
+    expect(chunks.at(-1)?.choices).toEqual([]);
+
+    const [span] = await h.spans(1);
+    expect(attributesOf(span!)).toEqual({
+      ...h.common(),
+      'gen_ai.request.stream': true,
+      'gen_ai.input.messages': HI_INPUT,
+      'gen_ai.response.time_to_first_chunk': expect.any(Number),
+      ...HELLO_RESPONSE,
+      ...HELLO_USAGE,
+      'gen_ai.output.messages': HELLO_OUTPUT,
+    });
+  });
+
+  it('asks for usage when the caller did not, and hides the extra chunk from the caller', async () => {
+    h.server.reply(HELLO);
+    const stream = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+
+    const sent = h.server.requests.at(-1)?.body;
+    expect(sent?.stream_options).toEqual({ include_usage: true });
+    expect(chunks).toHaveLength(5);
+    for (const chunk of chunks) {
+      expect(chunk.choices).toHaveLength(1);
+      expect('usage' in chunk).toBe(false);
+    }
+    const [span] = await h.spans(1);
+    expect(attributesOf(span!)).toEqual({
+      ...h.common(),
+      'gen_ai.request.stream': true,
+      'gen_ai.input.messages': HI_INPUT,
+      'gen_ai.response.time_to_first_chunk': expect.any(Number),
+      ...HELLO_RESPONSE,
+      ...HELLO_USAGE,
+      'gen_ai.output.messages': HELLO_OUTPUT,
+    });
+  });
+
+  it('leaves the request alone when asking for stream usage is turned off', async () => {
+    h.instrumentation.setConfig({ requestStreamUsage: false });
+    try {
+      h.server.reply(HELLO);
+      const stream = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+      for await (const _chunk of stream) {
+        // drain
+      }
+      expect(h.server.requests.at(-1)?.body).toEqual({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+      const [span] = await h.spans(1);
+      expect(attributesOf(span!)).toEqual({
+        ...h.common(),
+        'gen_ai.request.stream': true,
+        'gen_ai.input.messages': HI_INPUT,
+        'gen_ai.response.time_to_first_chunk': expect.any(Number),
+        ...HELLO_RESPONSE,
+        'gen_ai.output.messages': HELLO_OUTPUT,
+      });
+    } finally {
+      h.instrumentation.setConfig({});
+    }
+  });
+
+  it('records every choice of a multi-choice stream', async () => {
+    h.server.reply({
+      id: 'chatcmpl-n',
+      model: 'gpt-4o-mini',
+      choices: [
+        { content: ['Re', 'd'], finishReason: 'stop' },
+        { content: ['Bl', 'ue'], finishReason: 'stop' },
+      ],
+      usage: { prompt_tokens: 4, completion_tokens: 4, total_tokens: 8 },
+    });
+    const stream = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, n: 2, stream: true });
+    for await (const _chunk of stream) {
+      // drain
+    }
+    const [span] = await h.spans(1);
+    const attributes = attributesOf(span!);
+    expect(attributes['gen_ai.output.messages']).toEqual([
+      { role: 'assistant', parts: [{ type: 'text', content: 'Red' }], finish_reason: 'stop' },
+      { role: 'assistant', parts: [{ type: 'text', content: 'Blue' }], finish_reason: 'stop' },
+    ]);
+    expect(attributes['gen_ai.response.finish_reasons']).toEqual(['stop', 'stop']);
+    expect(attributes['llm.usage.total_tokens']).toBe(8);
+  });
+
+  it('stays the SDK Stream, and its tee() branches both see every chunk under one span', async () => {
+    h.server.reply(HELLO);
+    const stream = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+    expect(stream).toBeInstanceOf(Object.getPrototypeOf(stream).constructor);
+    expect(stream.constructor.name).toBe('Stream');
+    const [left, right] = stream.tee();
+    const read = async (s: AsyncIterable<unknown>) => {
+      const out: unknown[] = [];
+      for await (const c of s) out.push(c);
+      return out;
+    };
+    const [a, b] = await Promise.all([read(left), read(right)]);
+    expect(a).toHaveLength(5);
+    expect(b).toEqual(a);
+    const [span] = await h.spans(1);
+    expect(attributesOf(span!)['gen_ai.output.messages']).toEqual(HELLO_OUTPUT);
+  });
+
+  it('ends the span when the app leaves the loop early with break', async () => {
+    h.server.reply(HELLO);
+    const stream = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+    for await (const chunk of stream) {
+      if (chunk.choices[0]?.delta.content === 'Hello') break;
+    }
+    const [span] = await h.spans(1);
+    expect(span?.status.code).toBe(StatusCodeValue.UNSET);
+    expect(attributesOf(span!)).toEqual({
+      ...h.common(),
+      'gen_ai.request.stream': true,
+      'gen_ai.input.messages': HI_INPUT,
+      'gen_ai.response.time_to_first_chunk': expect.any(Number),
+      'gen_ai.response.id': 'chatcmpl-hello',
+      'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
+      'gen_ai.output.messages': [{ role: 'assistant', parts: [{ type: 'text', content: 'Hello' }], finish_reason: 'error' }],
+    });
+  });
+
+  it('ends the span as failed when the app aborts the stream with its controller', async () => {
+    h.server.reply({ ...HELLO, hangAfterChunks: 2 });
+    const stream = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+    const seen = [];
+    for await (const chunk of stream) {
+      seen.push(chunk);
+      if (seen.length === 2) stream.controller.abort();
+    }
+    expect(seen).toHaveLength(2);
+    const [span] = await h.spans(1);
+    expect(span?.status.code).toBe(StatusCodeValue.ERROR);
+    expect(attributesOf(span!)).toEqual({
+      ...h.common(),
+      'gen_ai.request.stream': true,
+      'gen_ai.input.messages': HI_INPUT,
+      'gen_ai.response.time_to_first_chunk': expect.any(Number),
+      'gen_ai.response.id': 'chatcmpl-hello',
+      'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
+      'gen_ai.output.messages': [{ role: 'assistant', parts: [{ type: 'text', content: 'Hello' }], finish_reason: 'error' }],
+      'error.type': 'AbortError',
+    });
+    expect(span?.events.map((e) => e.name)).toEqual(['exception']);
+  });
+
+  it('ends the span as failed, with the same error the app gets, when the server cuts the stream', async () => {
+    h.server.reply({ ...HELLO, cutAfterChunks: 2 });
+    const stream = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+    let caught: unknown;
+    try {
+      for await (const _chunk of stream) {
+        // drain until the cut
+      }
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(Error);
+    const [span] = await h.spans(1);
+    expect(span?.status).toEqual({ code: StatusCodeValue.ERROR, message: (caught as Error).message });
+    expect(span?.attributes['error.type']).toBe((caught as Error).name === 'Error' ? (caught as Error).constructor.name : (caught as Error).name);
+    expect(span?.events[0]?.attributes['exception.message']).toBe((caught as Error).message);
+  });
+
+  it('converts to a ReadableStream with the same bytes, and ends the span when it is read', async () => {
+    h.server.reply(HELLO);
+    const stream = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+    const text = await new Response(stream.toReadableStream()).text();
+    const lines = text.trim().split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines.map((l) => JSON.stringify(JSON.parse(l)))).toEqual(
+      h.server.sentChunks(h.server.requests.length - 1).slice(0, 5).map((c) => {
+        const { usage: _usage, ...rest } = c as Record<string, unknown>;
+        return JSON.stringify(rest);
+      }),
+    );
+    const [span] = await h.spans(1);
+    expect(attributesOf(span!)['llm.usage.total_tokens']).toBe(15);
+  });
+});
+
+describe('the caller sees the same chunks with and without weft', () => {
+  const script: ScriptedCompletion = {
+    id: 'chatcmpl-same',
+    model: 'gpt-4o-mini',
+    systemFingerprint: 'fp_same',
+    choices: [
+      { content: ['Let me ', 'check.'], toolCalls: [{ id: 'call_9', name: 'lookup', arguments: ['{"q":', '"x"}'] }], finishReason: 'tool_calls' },
+      { content: ['Sure', '!'], finishReason: 'stop' },
+    ],
+    usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
+  };
+
+  async function chunksSeen(options: { includeUsage?: boolean } = {}): Promise<string[]> {
+    const stream = await h.client().chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: USER_HI,
+      n: 2,
+      stream: true,
+      ...(options.includeUsage ? { stream_options: { include_usage: true } } : {}),
+    });
+    const out: string[] = [];
+    for await (const chunk of stream) out.push(JSON.stringify(chunk));
+    return out;
+  }
+
+  async function bytesSeen(): Promise<string> {
+    const stream = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, n: 2, stream: true });
+    return new Response(stream.toReadableStream()).text();
+  }
+
+  it('byte for byte, when weft asks for usage behind the caller’s back', async () => {
+    h.server.reply(script);
+    h.instrumentation.disable();
+    let without: string[];
+    let withoutBytes: string;
+    try {
+      without = await chunksSeen();
+      withoutBytes = await bytesSeen();
+    } finally {
+      h.instrumentation.enable();
+    }
+    const withWeft = await chunksSeen();
+    const withWeftBytes = await bytesSeen();
+    expect(withWeft).toEqual(without);
+    expect(withWeftBytes).toBe(withoutBytes);
+    const spans = await h.spans(2);
+    expect(spans.map((s) => s.attributes['llm.usage.total_tokens'])).toEqual([12, 12]);
+  });
+
+  it('byte for byte, when the caller asked for usage itself', async () => {
+    h.server.reply(script);
+    h.instrumentation.disable();
+    let without: string[];
+    try {
+      without = await chunksSeen({ includeUsage: true });
+    } finally {
+      h.instrumentation.enable();
+    }
+    expect(await chunksSeen({ includeUsage: true })).toEqual(without);
+    await h.spans(1);
+  });
+});
+
+describe('API errors', () => {
+  const cases = [
+    { status: 400, type: 'BadRequestError', message: 'Invalid value for temperature' },
+    { status: 429, type: 'RateLimitError', message: 'Rate limit reached' },
+    { status: 500, type: 'InternalServerError', message: 'The server had an error' },
+  ];
+  for (const { status, type, message } of cases) {
+    it(`a ${status} reaches the app as the SDK's ${type} and ends the span as failed`, async () => {
+      h.server.reply({ status, error: { message, type: 'server_error' } });
+      const pending = h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI });
+      const first = await pending.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      const second = await pending.catch((e: unknown) => e);
+      expect(first).toBeInstanceOf(OpenAI.APIError);
+      expect((first as InstanceType<typeof OpenAI.APIError>).constructor.name).toBe(type);
+      expect((first as InstanceType<typeof OpenAI.APIError>).status).toBe(status);
+      expect(second).toBe(first);
+
+      const [span] = await h.spans(1);
+      expect(span?.status).toEqual({ code: StatusCodeValue.ERROR, message: (first as Error).message });
+      expect(attributesOf(span!)).toEqual({
+        ...h.common(),
+        'gen_ai.input.messages': HI_INPUT,
+        'error.type': type,
+        'http.response.status_code': status,
+      });
+      expect(span?.events).toHaveLength(1);
+      expect(span?.events[0]?.name).toBe('exception');
+      expect(span?.events[0]?.attributes).toMatchObject({ 'exception.type': type, 'exception.message': (first as Error).message });
+    });
+  }
+
+  it('a refused connection reaches the app as the SDK’s connection error and fails the span', async () => {
+    const closed = h.client({ baseURL: 'http://127.0.0.1:1/v1' });
+    const error = await closed.chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.APIConnectionError);
+    const [span] = await h.spans(1);
+    expect(span?.status.code).toBe(StatusCodeValue.ERROR);
+    expect(attributesOf(span!)).toEqual({
+      ...h.common(),
+      'server.port': 1,
+      'gen_ai.input.messages': HI_INPUT,
+      'error.type': 'APIConnectionError',
+    });
+  });
+
+  it('an aborted request reaches the app as the SDK’s abort error and fails the span', async () => {
+    h.server.reply({ ...HELLO, hang: true });
+    const controller = new AbortController();
+    const pending = h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI }, { signal: controller.signal });
+    const settled = pending.catch((e: unknown) => e);
+    await waitFor(() => h.server.requests.length > 0 && h.server.requests.at(-1)?.body.messages !== undefined);
+    controller.abort();
+    const error = await settled;
+    expect(error).toBeInstanceOf(OpenAI.APIUserAbortError);
+    const [span] = await h.spans(1);
+    expect(span?.status.code).toBe(StatusCodeValue.ERROR);
+    expect(span?.attributes['error.type']).toBe('APIUserAbortError');
+  });
+
+  it('never records the API key, even when the server quotes it in its error', async () => {
+    h.server.reply({ status: 401, error: { message: `Incorrect API key provided: ${API_KEY}.`, type: 'invalid_request_error' } });
+    const error = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI }).catch((e: unknown) => e);
+    expect((error as Error).message).toContain(API_KEY);
+    const [span] = await h.spans(1);
+    expect(JSON.stringify(span, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).not.toContain(API_KEY);
+    expect(span?.status.message).toContain('[REDACTED]');
+  });
+});
+
+describe('the API promise keeps its helpers', () => {
+  it('.withResponse() gives the data, the raw response and the request id', async () => {
+    h.server.reply(HELLO);
+    const { data, response, request_id } = await h
+      .client()
+      .chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI })
+      .withResponse();
+    expect(data.choices[0]?.message.content).toBe('Hello there!');
+    expect(response.status).toBe(200);
+    expect(request_id).toBe('req_test_123');
+    const [span] = await h.spans(1);
+    expect(attributesOf(span!)['gen_ai.output.messages']).toEqual(HELLO_OUTPUT);
+  });
+
+  it('.withResponse() on a stream gives the SDK Stream, still traced', async () => {
+    h.server.reply(HELLO);
+    const { data: stream, request_id } = await h
+      .client()
+      .chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true })
+      .withResponse();
+    expect(request_id).toBe('req_test_123');
+    let count = 0;
+    for await (const _chunk of stream) count += 1;
+    expect(count).toBe(5);
+    const [span] = await h.spans(1);
+    expect(attributesOf(span!)['llm.usage.total_tokens']).toBe(15);
+  });
+
+  it('.asResponse() leaves the body unread for the app, and the span still ends', async () => {
+    h.server.reply(HELLO);
+    const response = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI }).asResponse();
+    const body = (await response.json()) as { choices: { message: { content: string } }[] };
+    expect(body.choices[0]?.message.content).toBe('Hello there!');
+    const [span] = await h.spans(1);
+    expect(attributesOf(span!)).toEqual({ ...h.common(), 'gen_ai.input.messages': HI_INPUT });
+  });
+
+  it('.parse() on the API promise resolves to the completion', async () => {
+    h.server.reply(HELLO);
+    const pending = h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI });
+    // `parse()` is private in openai 7's types but public at runtime; apps written for older majors call it.
+    const completion = await (pending as unknown as { parse(): Promise<{ id: string }> }).parse();
+    expect(completion.id).toBe('chatcmpl-hello');
+    const [span] = await h.spans(1);
+    expect(span?.attributes['gen_ai.response.id']).toBe('chatcmpl-hello');
+  });
+});
+
+describe('chat.completions.parse', () => {
+  it('is traced as one span with the structured output requested', async () => {
+    h.server.reply({ ...HELLO, choices: [{ content: '{"answer":42}', finishReason: 'stop' }] });
+    const completion = await h.client().chat.completions.parse({
+      model: 'gpt-4o-mini',
+      messages: USER_HI,
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'answer', strict: true, schema: { type: 'object', properties: { answer: { type: 'number' } }, required: ['answer'], additionalProperties: false } },
+      },
+    });
+    expect(completion.choices[0]?.message.parsed).toEqual({ answer: 42 });
+    const spans = await h.spans(1);
+    expect(spans).toHaveLength(1);
+    expect(attributesOf(spans[0]!)).toEqual({
+      ...h.common(),
+      'gen_ai.output.type': 'json',
+      'gen_ai.input.messages': HI_INPUT,
+      ...HELLO_RESPONSE,
+      ...HELLO_USAGE,
+      'gen_ai.output.messages': [{ role: 'assistant', parts: [{ type: 'text', content: '{"answer":42}' }], finish_reason: 'stop' }],
+    });
+  });
+});
+
+describe('patching', () => {
+  it('is undone by disable(), and redone by enable()', async () => {
+    const Completions = OpenAI.Chat.Completions.prototype;
+    const patched = Completions.create;
+    let original: unknown;
+    h.instrumentation.disable();
+    try {
+      original = Completions.create;
+      expect(original).not.toBe(patched);
+      expect((patched as unknown as { __original: unknown }).__original).toBe(original);
+      h.server.reply(HELLO);
+      await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI });
+    } finally {
+      h.instrumentation.enable();
+    }
+    expect(Completions.create).not.toBe(original);
+    await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI });
+    const spans = await h.spans(1);
+    expect(spans).toHaveLength(1);
+  });
+
+  it('leaves a module of unknown shape alone and warns once', () => {
+    const warnings: string[] = [];
+    const record = (...args: unknown[]) => void warnings.push(args.join(' '));
+    diag.setLogger({ error: record, warn: record, info: () => {}, debug: () => {}, verbose: () => {} }, DiagLogLevel.WARN);
+    try {
+      const strange = { OpenAI: { Chat: { Completions: { prototype: { list() {} } } } } };
+      expect(h.instrumentation.manuallyInstrument(strange)).toBe(false);
+      expect(h.instrumentation.manuallyInstrument({})).toBe(false);
+      expect(strange.OpenAI.Chat.Completions.prototype).toEqual({ list: expect.any(Function) });
+      expect(warnings.filter((line) => line.includes('left unpatched'))).toHaveLength(1);
+      const throwOnRead = () => {
+        throw new Error('no touching');
+      };
+      const hostile = new Proxy({}, { get: throwOnRead });
+      expect(h.instrumentation.manuallyInstrument(hostile)).toBe(false);
+    } finally {
+      diag.setLogger(new DiagConsoleLogger(), DiagLogLevel.WARN);
+    }
+  });
+
+  it('refuses options it cannot use, naming them, and keeps tracing with the previous ones', async () => {
+    expect(() => h.instrumentation.setConfig({ maxMessageLength: 1 })).toThrow(/maxMessageLength/);
+    h.server.reply(HELLO);
+    await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI });
+    const [span] = await h.spans(1);
+    expect(attributesOf(span!)['gen_ai.output.messages']).toEqual(HELLO_OUTPUT);
+  });
+
+  it('never patches the same module twice, whoever asks', async () => {
+    const before = OpenAI.Chat.Completions.prototype.create;
+    h.instrumentation.manuallyInstrument(OpenAI);
+    h.instrumentation.manuallyInstrument(h.client());
+    expect(OpenAI.Chat.Completions.prototype.create).toBe(before);
+    h.server.reply(HELLO);
+    await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI });
+    const spans = await h.spans(1);
+    expect(spans).toHaveLength(1);
+  });
+});
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('the SDK’s stream helper', () => {
+  it('chat.completions.stream() still assembles the final completion, under one span', async () => {
+    h.server.reply(HELLO);
+    const runner = h.client().chat.completions.stream({ model: 'gpt-4o-mini', messages: USER_HI });
+    const final = await runner.finalChatCompletion();
+    expect(final.choices[0]?.message.content).toBe('Hello there!');
+    const spans = await h.spans(1);
+    expect(spans).toHaveLength(1);
+    expect(attributesOf(spans[0]!)['gen_ai.output.messages']).toEqual(HELLO_OUTPUT);
+    expect(spans[0]?.attributes['llm.usage.total_tokens']).toBe(15);
+  });
+});

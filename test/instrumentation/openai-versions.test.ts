@@ -1,0 +1,131 @@
+import OpenAIv4 from 'openai-v4';
+import OpenAIv6 from 'openai-v6';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { instrumentOpenAI, SUPPORTED_OPENAI_VERSIONS } from 'weft';
+import { HELLO } from '../helpers/openai-server.js';
+import { API_KEY, type Harness, json, startHarness } from './harness.js';
+
+/**
+ * Older majors, installed under other names (`openai-v4`, `openai-v6`), so the automatic hook (which matches
+ * the name `openai`) cannot see them: they are patched by hand, the way a bundled app would.
+ */
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+  instrumentOpenAI(OpenAIv4);
+  h.instrumentation.manuallyInstrument(OpenAIv6);
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const USER_HI = [{ role: 'user' as const, content: 'hi' }];
+const EXPECTED_STREAM_OUTPUT = [{ role: 'assistant', parts: [{ type: 'text', content: 'Hello there!' }], finish_reason: 'stop' }];
+
+// The calls the tests make, typed once for both majors (their own types differ in detail).
+interface Completion {
+  id: string;
+  choices: { message: { content: string | null } }[];
+}
+interface ChatClient {
+  chat: {
+    completions: {
+      create(body: object): Promise<AsyncIterable<unknown> & Completion> & {
+        withResponse(): Promise<{ data: Completion; response: Response }>;
+      };
+    };
+  };
+}
+
+const v4 = () => new OpenAIv4({ baseURL: h.server.baseURL, apiKey: API_KEY, maxRetries: 0 });
+const v6 = () => new OpenAIv6({ baseURL: h.server.baseURL, apiKey: API_KEY, maxRetries: 0 });
+const majors = [
+  { name: 'openai 4', make: () => v4() as unknown as ChatClient },
+  { name: 'openai 6', make: () => v6() as unknown as ChatClient },
+];
+
+it('declares every major from 4 to 7 as supported', () => {
+  expect(SUPPORTED_OPENAI_VERSIONS).toEqual(['>=4.0.0 <8']);
+});
+
+for (const { name, make } of majors) {
+  describe(name, () => {
+    it('traces a non-streamed call', async () => {
+      h.server.reply(HELLO);
+      const completion = await make().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI });
+      expect(completion.choices[0]?.message.content).toBe('Hello there!');
+      const [span] = await h.spans(1);
+      expect(span?.name).toBe('chat gpt-4o-mini');
+      expect(span?.attributes).toEqual({
+        ...h.common(),
+        'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }]),
+        'gen_ai.response.id': 'chatcmpl-hello',
+        'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
+        'gen_ai.response.finish_reasons': ['stop'],
+        'gen_ai.usage.input_tokens': 12,
+        'gen_ai.usage.output_tokens': 3,
+        'llm.usage.total_tokens': 15,
+        'gen_ai.output.messages': JSON.stringify(EXPECTED_STREAM_OUTPUT),
+      });
+    });
+
+    it('traces a stream with usage, hiding the usage chunk it asked for', async () => {
+      h.server.reply(HELLO);
+      const stream = await make().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+      const chunks: unknown[] = [];
+      for await (const chunk of stream) chunks.push(chunk);
+      expect(chunks).toHaveLength(5);
+      expect(chunks.some((c) => 'usage' in (c as object))).toBe(false);
+      const [span] = await h.spans(1);
+      expect(span?.attributes['llm.usage.total_tokens']).toBe(15);
+      expect(json(span?.attributes['gen_ai.output.messages'])).toEqual(EXPECTED_STREAM_OUTPUT);
+    });
+
+    it('keeps .withResponse() working', async () => {
+      h.server.reply(HELLO);
+      const { data, response } = await make().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI }).withResponse();
+      expect(data.id).toBe('chatcmpl-hello');
+      expect(response.status).toBe(200);
+      await h.spans(1);
+    });
+
+    it('fails the span with the SDK’s own error class on a 429', async () => {
+      h.server.reply({ status: 429, error: { message: 'slow down' } });
+      const error = await make()
+        .chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI })
+        .catch((e: unknown) => e);
+      expect((error as Error).constructor.name).toBe('RateLimitError');
+      const [span] = await h.spans(1);
+      expect(span?.attributes['error.type']).toBe('RateLimitError');
+      expect(span?.attributes['http.response.status_code']).toBe(429);
+    });
+  });
+}
+
+describe('structured output parsing', () => {
+  it('is traced as one span in openai 4 (beta.chat.completions.parse)', async () => {
+    h.server.reply({ ...HELLO, choices: [{ content: '{"a":1}', finishReason: 'stop' }] });
+    const completion = await v4().beta.chat.completions.parse({
+      model: 'gpt-4o-mini',
+      messages: USER_HI,
+      response_format: { type: 'json_schema', json_schema: { name: 'a', schema: { type: 'object' } } },
+    });
+    expect(completion.choices[0]?.message.parsed).toEqual({ a: 1 });
+    const spans = await h.spans(1);
+    expect(spans).toHaveLength(1);
+  });
+
+  it('is traced as one span in openai 6 (chat.completions.parse)', async () => {
+    h.server.reply({ ...HELLO, choices: [{ content: '{"a":1}', finishReason: 'stop' }] });
+    const completion = await v6().chat.completions.parse({
+      model: 'gpt-4o-mini',
+      messages: USER_HI,
+      response_format: { type: 'json_schema', json_schema: { name: 'a', schema: { type: 'object' } } },
+    });
+    expect(completion.choices[0]?.message.parsed).toEqual({ a: 1 });
+    const spans = await h.spans(1);
+    expect(spans).toHaveLength(1);
+    expect(spans[0]?.attributes['gen_ai.output.type']).toBe('json');
+  });
+});

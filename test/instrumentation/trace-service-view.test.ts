@@ -1,0 +1,81 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OpenAIInstrumentation, register, type WeftHandle } from 'weft';
+import { type DevService, startDevService } from 'weft/dev';
+import { HELLO, type OpenAIServer, startOpenAIServer } from '../helpers/openai-server.js';
+
+/**
+ * What the trace service makes of weft's chat spans (reference trace-service.md §3): exported to `weft dev`,
+ * which applies the service's span-to-call rules, and read back as calls.
+ */
+
+let dev: DevService;
+let server: OpenAIServer;
+let handle: WeftHandle;
+const PROJECT = 'acme/chat-view';
+
+beforeAll(async () => {
+  dev = await startDevService({ port: 0, log: false });
+  server = await startOpenAIServer(HELLO);
+  const instrumentation = new OpenAIInstrumentation();
+  handle = register({ baseUrl: dev.url, project: PROJECT, instrumentations: [instrumentation], flushOnExit: false });
+  instrumentation.manuallyInstrument(OpenAI);
+});
+afterAll(async () => {
+  await handle.shutdown();
+  await server.close();
+  await dev.close();
+});
+
+interface Call {
+  op_name: string;
+  inputs: Record<string, unknown>;
+  output: unknown;
+  attributes: Record<string, unknown>;
+  summary?: { usage?: Record<string, Record<string, number>> };
+  exception?: string;
+}
+
+async function calls(): Promise<Call[]> {
+  await handle.forceFlush();
+  const response = await fetch(`${dev.url}/calls/stream_query`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ project_id: PROJECT }),
+  });
+  expect(response.status).toBe(200);
+  const text = await response.text();
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Call);
+}
+
+describe('a traced chat call, as the trace service reads it', () => {
+  it('has the messages as inputs, the answer as output, the model, the system prompt and the full usage', async () => {
+    const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'sk-view-test-000000', maxRetries: 0 });
+    await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'hi' },
+      ],
+      temperature: 0.5,
+    });
+    const [call] = await calls();
+    expect(call?.op_name).toContain('chat gpt-4o-mini');
+    expect(call?.inputs).toEqual({ 'gen_ai.input.messages': [{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }] });
+    expect(call?.output).toEqual({
+      'gen_ai.output.messages': [{ role: 'assistant', parts: [{ type: 'text', content: 'Hello there!' }], finish_reason: 'stop' }],
+    });
+    expect(call?.attributes).toMatchObject({
+      model: 'gpt-4o-mini-2024-07-18',
+      operation: 'chat',
+      system: [{ type: 'text', content: 'Be brief.' }],
+      model_parameters: expect.objectContaining({ model: 'gpt-4o-mini', temperature: 0.5 }),
+    });
+    expect(call?.summary?.usage).toEqual({
+      'gpt-4o-mini-2024-07-18': { input_tokens: 12, output_tokens: 3, total_tokens: 15 },
+    });
+  });
+});

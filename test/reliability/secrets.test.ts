@@ -1,0 +1,188 @@
+import { readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNode } from '../helpers/child.js';
+import { type OtlpReceiver, type ReceiverReply, startOtlpReceiver } from '../helpers/otlp-receiver.js';
+import { type ReliabilityChatServer, startReliabilityChatServer } from './helpers/chat-server.js';
+import { type FixtureRun, runFixture, weftOptions } from './helpers/run-fixture.js';
+
+// Recognisable keys: if either shows up anywhere but the one header that must carry it, it leaked.
+const WEFT_KEY = 'wk-canary-5b1f9e73c2d84a06';
+const OPENAI_KEY = 'sk-canary-openai-0c7e4d2a91f3';
+const CANARIES = [WEFT_KEY, OPENAI_KEY, WEFT_KEY.slice(-12), OPENAI_KEY.slice(-12)];
+
+let chat: ReliabilityChatServer;
+
+beforeAll(async () => {
+  chat = await startReliabilityChatServer();
+});
+afterAll(() => chat.close());
+
+function leaksIn(where: string, text: string): string[] {
+  return CANARIES.filter((c) => text.includes(c)).map((c) => `${where} contains ${c}`);
+}
+
+/** Everything a receiver got that is not the Authorization header: bodies (raw bytes) and all other headers. */
+function exportedBytes(receiver: OtlpReceiver): string {
+  return receiver.requests
+    .map((r) => {
+      const { authorization: _auth, ...headers } = r.headers;
+      return `${JSON.stringify(headers)}\n${r.body.toString('latin1')}`;
+    })
+    .join('\n');
+}
+
+function childOutput(run: FixtureRun): string {
+  return `${run.stdout}\n${run.stderr}`;
+}
+
+async function deadOrigin(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+const appEnv = (baseUrl: string) => ({
+  SCENARIO: 'app',
+  CHAT_URL: chat.baseURL,
+  APP_OPENAI_KEY: OPENAI_KEY,
+  WEFT_TEST_KEY: WEFT_KEY,
+  WEFT_LOG_LEVEL: 'verbose',
+  ...weftOptions({ baseUrl, project: 'reliability/secrets', apiKey: WEFT_KEY, batch: { exportTimeoutMillis: 2000 } }),
+});
+
+const backends: Record<string, ReceiverReply> = {
+  'accepting everything': { status: 200 },
+  'refusing the key with 401': { status: 401, body: '{"detail":"invalid key"}' },
+  'failing with 500': { status: 500, body: '{"detail":"internal"}' },
+  'throttling with 429': { status: 429, headers: { 'retry-after': '0' }, body: '{}' },
+};
+
+describe('a recognisable API key', () => {
+  for (const [backend, reply] of Object.entries(backends)) {
+    it(`never leaves weft except in the Authorization header, with a backend ${backend}`, async () => {
+      const receiver = await startOtlpReceiver({ reply: () => reply });
+      try {
+        const run = await runFixture('secrets.cjs', appEnv(receiver.url));
+        expect(run.reports.length, run.stderr).toBeGreaterThan(0);
+        expect(receiver.requests.length).toBeGreaterThan(0);
+        expect(receiver.requests.every((r) => r.headers.authorization === `Bearer ${WEFT_KEY}`)).toBe(true);
+        expect([...leaksIn('exported bytes', exportedBytes(receiver)), ...leaksIn('app output', childOutput(run))]).toEqual([]);
+      } finally {
+        await receiver.close();
+      }
+    });
+  }
+
+  it('never appears in logs or errors when the backend is down', async () => {
+    const run = await runFixture('secrets.cjs', appEnv(await deadOrigin()));
+    expect(run.reports.length, run.stderr).toBeGreaterThan(0);
+    expect(leaksIn('app output', childOutput(run))).toEqual([]);
+  });
+
+  it('never appears in logs or errors when the backend hangs', async () => {
+    const receiver = await startOtlpReceiver({ reply: () => 'hang' });
+    try {
+      const run = await runFixture('secrets.cjs', appEnv(receiver.url));
+      expect(run.reports.length, run.stderr).toBeGreaterThan(0);
+      expect([...leaksIn('exported bytes', exportedBytes(receiver)), ...leaksIn('app output', childOutput(run))]).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('never leaves weft when an op() is handed the OpenAI client, which holds the key', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const run = await runFixture('secrets.cjs', { ...appEnv(receiver.url), OP_WITH_CLIENT: '1' });
+      expect(run.reports.length, run.stderr).toBeGreaterThan(0);
+      expect(receiver.spans().some((s) => s.name === 'answer')).toBe(true);
+      expect([...leaksIn('exported bytes', exportedBytes(receiver)), ...leaksIn('app output', childOutput(run))]).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('never appears in the errors and warnings of bad configuration', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const run = await runFixture('secrets.cjs', {
+        SCENARIO: 'bad-config',
+        WEFT_TEST_KEY: WEFT_KEY,
+        WEFT_LOG_LEVEL: 'verbose',
+        TRACE_URL: receiver.url,
+      });
+      const report = run.reports[0] as { errors: string[] } | undefined;
+      expect(report?.errors.some((e) => e.startsWith('WeftConfigError')), run.stderr).toBe(true);
+      expect([...leaksIn('exported bytes', exportedBytes(receiver)), ...leaksIn('app output', childOutput(run))]).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('never appears when weft is configured from the environment by weft/register', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const run = await runFixture(
+        'secrets.cjs',
+        {
+          SCENARIO: 'app',
+          WITH_WEFT: '1',
+          WEFT_OPTIONS: '{}',
+          CHAT_URL: chat.baseURL,
+          APP_OPENAI_KEY: OPENAI_KEY,
+          WEFT_API_KEY: WEFT_KEY,
+          WEFT_BASE_URL: receiver.url,
+          WEFT_PROJECT: 'reliability/secrets',
+          WEFT_LOG_LEVEL: 'verbose',
+        },
+        ['--require', 'weft/register'],
+      );
+      expect(run.reports.length, run.stderr).toBeGreaterThan(0);
+      expect(receiver.requests.length).toBeGreaterThan(0);
+      expect([...leaksIn('exported bytes', exportedBytes(receiver)), ...leaksIn('app output', childOutput(run))]).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+// Every runnable example, run with the key set, pointed at a loopback receiver: whatever each example does
+// (it may fail without its services), the key must not show in what it printed or exported.
+const examplesDir = fileURLToPath(new URL('../../examples/', import.meta.url));
+const examples = (() => {
+  try {
+    return readdirSync(examplesDir).filter((f) => /\.(ts|mts|js|mjs|cjs)$/.test(f));
+  } catch {
+    return [];
+  }
+})();
+
+describe.skipIf(examples.length === 0)('every example, run with a recognisable API key,', () => {
+  let receiver: OtlpReceiver;
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+  });
+  afterAll(() => receiver.close());
+  for (const example of examples) {
+    it(`leaks no key: ${example}`, async () => {
+      const started = startNode(['--import', 'tsx', `${examplesDir}${example}`], {
+        WEFT_API_KEY: WEFT_KEY,
+        OPENAI_API_KEY: OPENAI_KEY,
+        WEFT_BASE_URL: receiver.url,
+        WEFT_INFERENCE_BASE_URL: `${chat.baseURL}`,
+        OPENAI_BASE_URL: chat.baseURL,
+        WEFT_PROJECT: 'reliability/examples',
+        WEFT_LOG_LEVEL: 'verbose',
+      });
+      // An example that serves (e.g. one that starts `weft dev`) is stopped after a while; its output so far counts.
+      const stop = setTimeout(() => started.child.kill('SIGTERM'), 15_000);
+      const run = await started.exited;
+      clearTimeout(stop);
+      expect([...leaksIn('exported bytes', exportedBytes(receiver)), ...leaksIn('output', `${run.stdout}\n${run.stderr}`)]).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,86 @@
+import { op, register, type WeftHandle, withSpan, withThread } from 'weft';
+import { type DevService, startDevService } from 'weft/dev';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// What a user sees: weft's spans exported to `weft dev`, which turns spans into calls as the trace service does
+// (reference trace-service.md §3.2), then read back through its calls query.
+const PROJECT = 'test/call-view';
+
+interface Call {
+  op_name: string;
+  id: string;
+  display_name?: string | null;
+  thread_id?: string | null;
+  turn_id?: string | null;
+  attributes: Record<string, unknown>;
+  inputs: Record<string, unknown>;
+  output?: unknown;
+  exception?: string | null;
+}
+
+let dev: DevService;
+let weft: WeftHandle;
+beforeAll(async () => {
+  dev = await startDevService({ port: 0, log: false });
+  weft = register({ baseUrl: dev.url, project: PROJECT, instrumentations: [], flushOnExit: false });
+});
+afterAll(async () => {
+  await weft.shutdown();
+  await dev.close();
+});
+
+/** Runs `work`, exports its spans, and returns the calls named `opName` from the dev service. */
+async function callsOf(opName: string, work: () => unknown): Promise<Call[]> {
+  await work();
+  await weft.forceFlush();
+  const response = await fetch(`${dev.url}/calls/stream_query`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ project_id: PROJECT }),
+  });
+  const lines = (await response.text()).split('\n').filter((l) => l.trim() !== '');
+  // op_name may come back as a `weave:///…/op/<name>:<digest>` ref; the span name is inside it.
+  return lines.map((l) => JSON.parse(l) as Call).filter((c) => c.op_name === opName || c.op_name.includes(`/op/${opName}:`));
+}
+
+describe('how the trace service shows op spans', () => {
+  it('de-nests the named arguments into the call inputs and the return value into its output', async () => {
+    const answer = op(async function answer(question: string, options: { k: number }) {
+      return { text: `re: ${question}`, k: options.k };
+    });
+    const [call] = await callsOf('answer', () => answer('why?', { k: 2 }));
+    expect(call?.inputs).toEqual({ question: 'why?', options: { k: 2 } });
+    expect(call?.output).toEqual({ text: 're: why?', k: 2 });
+  });
+
+  it('shows a string output as the string itself', async () => {
+    const shout = op((text: string) => text.toUpperCase(), { name: 'shout' });
+    const [call] = await callsOf('shout', () => shout('hey'));
+    expect(call?.output).toBe('HEY');
+  });
+
+  it('shows display name, kind, custom attributes, thread and turn', async () => {
+    const step = op(async (n: number) => n, {
+      name: 'step',
+      displayName: 'Step one',
+      kind: 'tool',
+      attributes: { version: 'v2' },
+    });
+    const [call] = await callsOf('step', () => withThread('thread-x', () => step(1)));
+    expect(call?.display_name).toBe('Step one');
+    expect(call?.attributes).toMatchObject({ kind: 'tool', version: 'v2' });
+    expect(call?.thread_id).toBe('thread-x');
+    expect(call?.turn_id).toBe(call?.id);
+  });
+
+  it('shows a failed call with its exception', async () => {
+    const [call] = await callsOf('fails', () => {
+      expect(() =>
+        withSpan('fails', () => {
+          throw new Error('no answer');
+        }),
+      ).toThrow('no answer');
+    });
+    expect(call?.exception).toBe('no answer');
+  });
+});

@@ -1,0 +1,132 @@
+import { context, propagation, trace } from '@opentelemetry/api';
+import { getWeftContext, op, withContext, withSpan, withThread } from 'weft';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { childrenOf, named, startHarness, type TracingHarness } from './harness.js';
+
+let h: TracingHarness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const inner = op(async function inner() {
+  await new Promise((r) => setTimeout(r, 1));
+  return 'x';
+});
+const turnRoot = op(async function turnRoot() {
+  return inner();
+});
+
+describe('withThread()', () => {
+  it('puts the thread id on every span in scope, across awaits', async () => {
+    const spans = await h.capture(() => withThread('thread-1', () => turnRoot()));
+    expect(spans.map((s) => s.attributes['wandb.thread_id'])).toEqual(['thread-1', 'thread-1']);
+  });
+
+  it('marks only the outermost span of a turn with wandb.is_turn', async () => {
+    const spans = await h.capture(() => withThread('thread-2', () => turnRoot()));
+    expect(named(spans, 'turnRoot').attributes['wandb.is_turn']).toBe(true);
+    expect(named(spans, 'inner').attributes).not.toHaveProperty('wandb.is_turn');
+  });
+
+  it('makes each top-level call in the thread its own turn', async () => {
+    const spans = await h.capture(() =>
+      withThread('thread-3', async () => {
+        await turnRoot();
+        await turnRoot();
+      }),
+    );
+    const roots = spans.filter((s) => s.name === 'turnRoot');
+    expect(roots.map((s) => s.attributes['wandb.is_turn'])).toEqual([true, true]);
+    expect(spans.filter((s) => s.name === 'inner').every((s) => !('wandb.is_turn' in s.attributes))).toBe(true);
+  });
+
+  it('does not mark turns when turn is false', async () => {
+    const spans = await h.capture(() => withThread('thread-4', () => turnRoot(), { turn: false }));
+    expect(spans.every((s) => !('wandb.is_turn' in s.attributes))).toBe(true);
+    expect(spans.every((s) => s.attributes['wandb.thread_id'] === 'thread-4')).toBe(true);
+  });
+
+  it('puts nothing on spans outside the scope', async () => {
+    const spans = await h.capture(async () => {
+      await withThread('thread-5', () => inner());
+      await inner();
+    });
+    expect(spans.map((s) => s.attributes['wandb.thread_id'])).toEqual(['thread-5', undefined]);
+  });
+
+  it('reaches spans started by other tracers (such as the chat instrumentation)', async () => {
+    const spans = await h.capture(() =>
+      withThread('thread-6', () => trace.getTracer('another-library').startActiveSpan('foreign', (s) => s.end())),
+    );
+    const foreign = named(spans, 'foreign');
+    expect(foreign.attributes['wandb.thread_id']).toBe('thread-6');
+    expect(foreign.attributes['wandb.is_turn']).toBe(true);
+  });
+});
+
+describe('withContext()', () => {
+  it('records user, session, metadata and tags on every span in scope', async () => {
+    const spans = await h.capture(() =>
+      withContext(
+        { threadId: 't', userId: 'user-7', sessionId: 'sess-9', metadata: { plan: 'pro', seats: 3 }, tags: ['beta'] },
+        () => turnRoot(),
+      ),
+    );
+    for (const span of spans) {
+      expect(span.attributes['user.id']).toBe('user-7');
+      expect(span.attributes['session.id']).toBe('sess-9');
+      expect(span.attributes['wandb.attributes.plan']).toBe('pro');
+      expect(Number(span.attributes['wandb.attributes.seats'])).toBe(3);
+      expect(span.attributes['wandb.attributes.tags']).toEqual(['beta']);
+    }
+  });
+
+  it('merges nested scopes: inner values win, metadata merges, tags add up', async () => {
+    let seen: unknown;
+    const spans = await h.capture(() =>
+      withContext({ threadId: 'outer', userId: 'u1', metadata: { a: 1, b: 1 }, tags: ['x'] }, () =>
+        withContext({ userId: 'u2', metadata: { b: 2 }, tags: ['y'] }, () => {
+          seen = getWeftContext();
+          return inner();
+        }),
+      ),
+    );
+    const span = named(spans, 'inner');
+    expect(span.attributes['wandb.thread_id']).toBe('outer');
+    expect(span.attributes['user.id']).toBe('u2');
+    expect(Number(span.attributes['wandb.attributes.a'])).toBe(1);
+    expect(Number(span.attributes['wandb.attributes.b'])).toBe(2);
+    expect(span.attributes['wandb.attributes.tags']).toEqual(['x', 'y']);
+    expect(seen).toMatchObject({ threadId: 'outer', userId: 'u2', tags: ['x', 'y'] });
+  });
+
+  it('starts a turn for a span inside a different thread nested in another', async () => {
+    const spans = await h.capture(() =>
+      withThread('a', () => withSpan('outerTurn', () => withThread('b', () => withSpan('innerTurn', () => 1)))),
+    );
+    expect(named(spans, 'outerTurn').attributes['wandb.is_turn']).toBe(true);
+    expect(named(spans, 'innerTurn').attributes['wandb.is_turn']).toBe(true);
+    expect(named(spans, 'innerTurn').attributes['wandb.thread_id']).toBe('b');
+    expect(childrenOf(spans, named(spans, 'outerTurn')).map((s) => s.name)).toEqual(['innerTurn']);
+  });
+
+  it('leaves W3C baggage alone by default and writes it when asked', () => {
+    withContext({ threadId: 'private', userId: 'u' }, () => {
+      expect(propagation.getBaggage(context.active())).toBeUndefined();
+    });
+    withContext({ threadId: 'shared', userId: 'u', sessionId: 's', baggage: true }, () => {
+      const bag = propagation.getBaggage(context.active());
+      expect(bag?.getEntry('wandb.thread_id')?.value).toBe('shared');
+      expect(bag?.getEntry('user.id')?.value).toBe('u');
+      expect(bag?.getEntry('session.id')?.value).toBe('s');
+      const headers: Record<string, string> = {};
+      propagation.inject(context.active(), headers);
+      expect(headers.baggage).toContain('wandb.thread_id=shared');
+    });
+  });
+
+  it('rejects an empty thread id with an error naming the option', () => {
+    expect(() => withThread('', () => 1)).toThrow(/threadId/);
+  });
+});
