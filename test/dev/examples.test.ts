@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runNode } from '../helpers/child.js';
 import { devService, streamQuery } from './support.js';
 
-// The examples import `weft` by name, which resolves to the built package: run `npm run build` first.
+// The examples run with tsx, which resolves `weft` to the source through tsconfig.json's paths.
 describe('the examples', () => {
   it('npm start: the demo runs the quickstart against weft dev and prints the trace tree', async () => {
     const result = await runNode(['--import', 'tsx', 'examples/demo.ts']);
@@ -27,5 +27,39 @@ describe('the examples', () => {
     expect(result.stdout).toContain('plain:    6 * 7 = 42.');
     const roots = await streamQuery(dev.url, { project_id: 'me/quickstart', filter: { trace_roots_only: true } });
     expect(roots.map((c) => c.op_name)).toEqual(['chat_tour', 'evaluate_row', 'evaluate_row', 'evaluate_row']);
+  });
+});
+
+describe('the client examples', () => {
+  it('training.ts fine-tunes, watches the job to the end, and chats, against weft dev', async () => {
+    const dev = await devService();
+    const result = await runNode(['--import', 'tsx', 'examples/training.ts'], {
+      WEFT_BASE_URL: dev.url,
+      WEFT_INFERENCE_BASE_URL: dev.v1Url,
+      WEFT_TRAINING_BASE_URL: dev.v1Url,
+      WEFT_PROJECT: 'me/tuning',
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('model:      me/tuning/support-tuned');
+    expect(result.stdout).toMatch(/^step 1: {4}loss \d/m);
+    expect(result.stdout).toContain('job:        succeeded');
+    expect(result.stdout).toMatch(/^checkpoint: step [1-9]/m);
+    expect(result.stdout).toContain('chat:       You said: Summarise the training run in one line.');
+    const chats = await streamQuery(dev.url, { project_id: 'me/tuning', filter: { trace_roots_only: true } });
+    expect(chats.map((c) => c.op_name)).toEqual([expect.stringMatching(/^chat /)]);
+  });
+
+  it('trace-client.ts reads its call back, adds feedback and stores a dataset, against weft dev', async () => {
+    const dev = await devService();
+    const result = await runNode(['--import', 'tsx', 'examples/trace-client.ts'], {
+      WEFT_BASE_URL: dev.url,
+      WEFT_PROJECT: 'me/triage',
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('trace:    triage → classify({"ticket":"I want a refund for order 1234"}) = "billing"');
+    expect(result.stdout).toContain('feedback: 1 note(s) on the call');
+    expect(result.stdout).toMatch(/dataset: {2}triage-examples:\S+ with 2 rows/);
   });
 });
