@@ -1,4 +1,3 @@
-import { Agent } from 'undici';
 import {
   type ConnectionOptions,
   ENV,
@@ -14,6 +13,7 @@ import type { BackoffOptions } from './core/retry.js';
 import { type ChatTracingOption, InferenceClient } from './inference/index.js';
 import { TraceClient } from './trace/trace-client.js';
 import { TrainingClient } from './training/index.js';
+import { LazyAgent } from './core/undici.js';
 
 /** Options of {@link Client}. Each service address falls back to its environment variable, then to `weft dev`. */
 export interface ClientOptions extends ConnectionOptions {
@@ -62,7 +62,7 @@ export class Client {
   /** The resolved base URLs, for display (they hold no secret). */
   readonly baseUrls: { readonly trace: string; readonly inference: string; readonly training: string };
 
-  private readonly agent: Agent;
+  private readonly agent: LazyAgent;
   private readonly cores: HttpCore[];
 
   constructor(options: ClientOptions = {}) {
@@ -79,7 +79,7 @@ export class Client {
       }
     }
     // One keep-alive pool for the three services (often the same host); made once the options are valid.
-    this.agent = new Agent();
+    this.agent = new LazyAgent();
     const core = (baseUrl: string) =>
       new HttpCore({
         baseUrl,

@@ -17,11 +17,18 @@ function describe(error: unknown): string {
   return message.length > 200 ? `${message.slice(0, 200)}…` : message;
 }
 
+// After a failure for a passing reason, exports pause: 1 s, doubling up to 30 s while the backend stays down.
+const FIRST_PAUSE_MS = 1000;
+const LONGEST_PAUSE_MS = 30_000;
+
 /**
  * Wraps the OTLP exporter so that a failing backend never costs the app anything and loses as little as possible:
  * - spans of a batch that failed for a passing reason (network, timeout, 5xx after the OTLP exporter's own
  *   retries) are kept, up to `maxRetrySpans`, and sent again in front of the next batch, so that a flapping
  *   backend loses nothing once it recovers;
+ * - while the backend is failing, exports pause (exponential backoff): batches go straight to the kept spans
+ *   instead of the network, so the queue drains, memory stays bounded, and no request or retry timer keeps a
+ *   finished app alive; an explicit flush still tries once;
  * - spans refused for good (4xx other than 408/429) or beyond the bound are dropped and counted;
  * - every failure is reported once per kind through the diagnostic logger, never thrown.
  *
@@ -31,6 +38,8 @@ function describe(error: unknown): string {
 export class ResilientExporter implements SpanExporter {
   private pending: ReadableSpan[] = [];
   private lastFailureAt = 0;
+  private pauseMs = 0;
+  private pausedUntil = 0;
 
   constructor(
     private readonly inner: SpanExporter,
@@ -40,13 +49,24 @@ export class ResilientExporter implements SpanExporter {
   ) {}
 
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
+    this.stats.spansQueued -= spans.length;
+    if (Date.now() < this.pausedUntil) {
+      this.keep(spans);
+      resultCallback({ code: ExportResultCode.SUCCESS });
+      return;
+    }
+    this.send(spans, resultCallback);
+  }
+
+  private send(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
     // Take the retry backlog now: concurrent exports (a flush sends batches in parallel) must not resend it twice.
     const batch = this.pending.length > 0 ? [...this.pending, ...spans] : spans;
     this.pending = [];
-    this.stats.spansQueued -= spans.length;
     const settle = (result: ExportResult) => {
       if (result.code === ExportResultCode.SUCCESS) {
         this.stats.spansExported += batch.length;
+        this.pauseMs = 0;
+        this.pausedUntil = 0;
       } else {
         this.onFailure(batch, result.error);
       }
@@ -70,15 +90,21 @@ export class ResilientExporter implements SpanExporter {
       );
       return;
     }
-    // Failed spans go behind any still waiting; past the bound, the oldest are dropped.
-    const waiting = [...this.pending, ...batch];
-    const overflow = Math.max(0, waiting.length - this.maxRetrySpans);
-    this.stats.spansDropped += overflow;
-    this.pending = waiting.slice(overflow);
+    this.keep(batch);
+    this.pauseMs = Math.min(this.pauseMs === 0 ? FIRST_PAUSE_MS : this.pauseMs * 2, LONGEST_PAUSE_MS);
+    this.pausedUntil = this.lastFailureAt + this.pauseMs;
     reportOnce(
       'export-failed',
       `could not export spans to ${this.target} (${describe(error)}); keeping up to ${this.maxRetrySpans} for the next attempt.`,
     );
+  }
+
+  /** Keeps spans for the next attempt; past the bound, the oldest are dropped. */
+  private keep(spans: ReadableSpan[]): void {
+    const waiting = this.pending.length > 0 ? [...this.pending, ...spans] : spans;
+    const overflow = Math.max(0, waiting.length - this.maxRetrySpans);
+    this.stats.spansDropped += overflow;
+    this.pending = overflow > 0 ? waiting.slice(overflow) : waiting;
   }
 
   /** Spans kept for the next attempt. */
@@ -87,12 +113,12 @@ export class ResilientExporter implements SpanExporter {
   }
 
   /**
-   * Sends whatever waits for a retry, unless it failed at or after `notFailedSince`: a flush that has just seen
-   * the backend fail does not wait for it a second time.
+   * Sends whatever waits for a retry, pause or not, unless it failed at or after `notFailedSince`: a flush that
+   * has just seen the backend fail does not wait for it a second time.
    */
   async retryPending(notFailedSince = Number.POSITIVE_INFINITY): Promise<void> {
     if (this.pending.length === 0 || this.lastFailureAt >= notFailedSince) return;
-    await new Promise<void>((resolve) => this.export([], () => resolve()));
+    await new Promise<void>((resolve) => this.send([], () => resolve()));
   }
 
   async forceFlush(): Promise<void> {

@@ -1,5 +1,6 @@
 import type { AttributeValue, Attributes } from '@opentelemetry/api';
 import { safeStringify } from './serialize.js';
+import { contentOptions } from './settings.js';
 
 /**
  * The span attributes weft's own spans carry, named as the trace service reads them (reference
@@ -27,16 +28,26 @@ export const ATTR = {
   tags: 'wandb.attributes.tags',
 } as const;
 
+/** Cuts a string to `maxLength` characters, saying how much was cut. */
+function clip(text: string, maxLength: number): string {
+  return text.length <= maxLength ? text : `${text.slice(0, maxLength)}…[weft: ${text.length - maxLength} more chars]`;
+}
+
 /**
  * An attribute value for any JS value: strings, finite numbers and booleans as themselves, arrays of strings
- * as string arrays, anything else as JSON text. `undefined` and `null` give `undefined` (no attribute).
+ * as string arrays, anything else as JSON text, all within `maxLength` characters (default: the tracing
+ * settings' attribute limit). `undefined` and `null` give `undefined` (no attribute).
  */
-export function toAttributeValue(value: unknown, maxLength?: number): AttributeValue | undefined {
+export function toAttributeValue(value: unknown, maxLength = contentOptions().maxAttributeLength): AttributeValue | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'string') return clip(value, maxLength);
+  if (typeof value === 'boolean') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
-  return safeStringify(value, maxLength === undefined ? {} : { maxLength });
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+    const share = Math.max(1, Math.floor(maxLength / Math.max(1, value.length)));
+    return (value as string[]).map((v) => clip(v, share));
+  }
+  return safeStringify(value, { maxLength });
 }
 
 /** `{ key: value }` → `{ 'wandb.attributes.key': value }`, dropping values that have no attribute form. */

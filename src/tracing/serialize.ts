@@ -23,7 +23,16 @@ const MARK = {
   moreItems: (n: number) => `[weft: ${n} more items]`,
   moreKeys: (n: number) => `[weft: ${n} more keys]`,
   cutString: (n: number) => `…[weft: ${n} more chars]`,
+  redacted: '[weft: redacted]',
 } as const;
+
+/**
+ * Keys whose values are credentials. An object handed to an op (an SDK client, a request's options, headers)
+ * often carries one; its value is replaced, never recorded. Exact names only, so that `max_tokens` and
+ * `total_tokens` stay readable.
+ */
+const SECRET_KEY =
+  /^(?:_?api[-_]?key|x-api-key|authorization|proxy-authorization|password|passwd|secret|client[-_]?secret|(?:access|refresh|auth|bearer|id)[-_]?token|private[-_]?key|cookie|set-cookie|wandb-api-key)$/i;
 
 /** Key under which an object records how many of its keys were left out. */
 const TRUNCATED_KEYS_MARKER = '…';
@@ -38,6 +47,8 @@ const MIN_STRING_KEEP = 32;
  * Error (`{ name, message, ...own fields }`), class instances (own enumerable fields, or `"[ClassName]"` when
  * they have none), functions (`"[Function name]"`), symbols (`"Symbol(desc)"`), `NaN`/`Infinity` (strings), and
  * `undefined` (left out of objects, `null` in arrays and at the top). Values with `toJSON` are asked for it.
+ * Values under credential keys (`apiKey`, `authorization`, `password`, `access_token`, …) are replaced by
+ * `"[weft: redacted]"`.
  * Very large values are truncated with markers such as `"[weft: 120 more items]"`; the text stays valid JSON.
  *
  * @example
@@ -182,7 +193,8 @@ class JsonWriter {
         break;
       }
       this.emit(`${JSON.stringify(key)}:`);
-      this.write(item, depth + 1);
+      if (SECRET_KEY.test(key)) this.emitString(MARK.redacted);
+      else this.write(item, depth + 1);
     }
     this.emit('}');
   }

@@ -148,6 +148,31 @@ describe('truncation', () => {
     expect(content.replace(/…\[truncated \d+ chars\]$/, '')).toMatch(/^(😀)+$/u);
   });
 
+  it('stays within the limits for text that JSON escapes heavily, and for huge tool arguments', async () => {
+    const escaped = '"\\\n\u0001😀é'.repeat(3000);
+    const bigArguments = JSON.stringify(Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`key${i}`, i])));
+    const attributes = await record(
+      { maxMessageLength: 600, maxAttributeLength: 2000 },
+      {
+        model: 'm',
+        messages: [
+          { role: 'user', content: escaped },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: bigArguments } }],
+          },
+          { role: 'tool', tool_call_id: 'call_1', content: escaped },
+        ],
+      },
+    );
+    const raw = attributes['gen_ai.input.messages'] as string;
+    expect(raw.length).toBeLessThanOrEqual(2000);
+    const messages = json(raw) as { role: string }[];
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    for (const message of messages) expect(JSON.stringify(message).length).toBeLessThanOrEqual(600);
+  });
+
   it('takes its attribute limit from the SDK’s environment variables', () => {
     expect(resolveChatTracingConfig({}, { OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT: '5000' }).maxAttributeLength).toBe(5000);
     expect(resolveChatTracingConfig({}, { OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT: '6000' }).maxMessageLength).toBe(6000);

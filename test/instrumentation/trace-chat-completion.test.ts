@@ -179,6 +179,20 @@ describe('traceChatCompletion', () => {
     expect(span?.attributes['gen_ai.response.id']).toBe('cmpl-1');
   });
 
+  it('passes a response of an unexpected shape through unchanged, recording what it can', async () => {
+    const odd = { id: 42, choices: 'none', usage: { prompt_tokens: '12', total_tokens: 4 } };
+    const result = await traceChatCompletion(tracer(), REQUEST, async () => odd);
+    expect(result).toBe(odd);
+    expect(odd).toEqual({ id: 42, choices: 'none', usage: { prompt_tokens: '12', total_tokens: 4 } });
+    const [span] = await h.spans(1);
+    const { 'server.address': _address, 'server.port': _port, ...withoutServer } = COMMON;
+    expect(span?.attributes).toEqual({
+      ...withoutServer,
+      'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }]),
+      'llm.usage.total_tokens': 4,
+    });
+  });
+
   it('runs invoke inside the chat span, so spans it starts are its children', async () => {
     await traceChatCompletion(tracer(), REQUEST, async () => {
       tracer().startSpan('http POST').end();

@@ -92,3 +92,33 @@ describe('register() when the service refuses some spans of a request', () => {
     expect(weft.droppedSpans).toBe(2);
   });
 });
+
+describe('register() while the trace service stays down', () => {
+  it('pauses exports after a failure instead of sending every batch to a dead service', async () => {
+    const receiver = await startOtlpReceiver({ reply: () => ({ status: 503 }) });
+    const weft = register({
+      baseUrl: receiver.url,
+      project: 'acme/p',
+      instrumentations: [],
+      flushOnExit: false,
+      // A full batch of two is sent at once, without waiting for the batch delay.
+      batch: { maxExportBatchSize: 2, exportTimeoutMillis: 300, maxRetrySpans: 100 },
+    });
+
+    endSpans(2, 'a');
+    await waitUntil(() => weft.stats.exportFailures === 1);
+    const requestsAfterFailure = receiver.requests.length;
+    endSpans(6, 'b');
+    await waitUntil(() => weft.stats.spansQueued === 0);
+
+    expect(receiver.requests.length).toBe(requestsAfterFailure);
+    expect(weft.stats).toMatchObject({ spansQueued: 0, spansDropped: 0, exportFailures: 1 });
+    await weft.shutdown();
+    await receiver.close();
+    expect(weft.droppedSpans).toBe(8);
+  });
+});
+
+async function waitUntil(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}

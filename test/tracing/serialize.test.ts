@@ -1,4 +1,4 @@
-import { op, safeStringify } from 'weft';
+import { currentSpan, op, safeStringify } from 'weft';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inputsOf, named, outputOf, startHarness, type TracingHarness } from './harness.js';
 
@@ -97,6 +97,19 @@ describe('safeStringify()', () => {
     expect(safeStringify(deep, { maxDepth: 2 })).toBe('{"next":{"next":"[weft: max depth]"}}');
   });
 
+  it('redacts values under credential keys, and only those', () => {
+    const client = { baseURL: 'https://api.example.com', apiKey: 'sk-live-123', _options: { headers: { Authorization: 'Bearer sk-live-123' } } };
+    const text = safeStringify({ client, usage: { total_tokens: 7, max_tokens: 9 }, password: 'hunter2', access_token: 't' });
+    expect(text).not.toContain('sk-live-123');
+    expect(text).not.toContain('hunter2');
+    expect(JSON.parse(text)).toEqual({
+      client: { baseURL: 'https://api.example.com', apiKey: '[weft: redacted]', _options: { headers: { Authorization: '[weft: redacted]' } } },
+      usage: { total_tokens: 7, max_tokens: 9 },
+      password: '[weft: redacted]',
+      access_token: '[weft: redacted]',
+    });
+  });
+
   it('never throws: throwing getters, toJSON and revoked proxies become markers', () => {
     const revoked = Proxy.revocable({}, {});
     revoked.revoke();
@@ -134,5 +147,17 @@ describe('serialization of op inputs and outputs', () => {
     const span = named(spans, 'inspect');
     expect(inputsOf(span)).toEqual({ value: { id: '1', parent: '[Circular]' }, when: '1970-01-01T00:00:00.000Z' });
     expect(outputOf(span)).toEqual({ seen: [1, 2], at: '1970-01-01T00:00:00.000Z', same: true });
+  });
+
+  it('keeps custom attributes within the attribute length limit', async () => {
+    const huge = 'x'.repeat(5_000_000);
+    const tag = op(function tag() {
+      currentSpan().setAttribute('blob', huge).setAttributes({ list: [huge, huge] });
+    });
+    const span = named(await h.capture(() => tag()), 'tag');
+    const blob = span.attributes['wandb.attributes.blob'] as string;
+    expect(blob.length).toBeLessThan(300_000);
+    expect(blob).toMatch(/…\[weft: \d+ more chars\]$/);
+    expect((span.attributes['wandb.attributes.list'] as string[]).join('').length).toBeLessThan(300_000);
   });
 });

@@ -47,7 +47,7 @@
  *
  * @module
  */
-import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
+import type { Dispatcher } from 'undici';
 import { WeftConfigError } from '../../config/errors.js';
 import { type EncodedBody, encodeBody } from './body.js';
 import {
@@ -71,6 +71,7 @@ import {
 } from './retry.js';
 import { type QueryParams, buildUrl } from './url.js';
 import { DEFAULT_USER_AGENT } from './version.js';
+import { LazyAgent, loadUndici } from './undici.js';
 
 /** HTTP methods the services use. */
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -113,8 +114,11 @@ export interface HttpCoreOptions {
   backoff?: BackoffOptions | undefined;
   /** Called before each retry (for logging or metrics); what it throws is ignored. */
   onRetry?: ((event: RetryEvent) => void) | undefined;
-  /** An undici dispatcher to share between cores; when absent the core makes (and `close()` closes) its own Agent. */
-  dispatcher?: Dispatcher;
+  /**
+   * An undici dispatcher to share between cores (or a {@link LazyAgent}, made on first use); when absent the core
+   * makes (and `close()` closes) its own Agent.
+   */
+  dispatcher?: Dispatcher | LazyAgent;
 }
 
 /** One request. */
@@ -173,7 +177,7 @@ export interface ResponseBody extends AsyncIterable<Uint8Array> {
 export class HttpCore {
   /** The base URL, without a trailing slash. */
   readonly baseUrl: string;
-  private readonly dispatcher: Dispatcher;
+  private readonly dispatcher: LazyAgent | Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly defaultHeaders: Record<string, string>;
   private readonly secrets: readonly string[];
@@ -185,7 +189,7 @@ export class HttpCore {
   constructor(options: HttpCoreOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.ownsDispatcher = options.dispatcher === undefined;
-    this.dispatcher = options.dispatcher ?? new Agent();
+    this.dispatcher = options.dispatcher ?? new LazyAgent();
     this.timeoutMs = nonNegative(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
     this.maxRetries = nonNegative(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries');
     this.backoff = options.backoff ?? {};
@@ -304,8 +308,10 @@ export class HttpCore {
     const guard = new AttemptGuard(options.signal, timeoutMs, method, path);
     let response: Dispatcher.ResponseData;
     try {
-      response = await undiciRequest(buildUrl(this.baseUrl, path, options.query), {
-        dispatcher: this.dispatcher,
+      const { request } = await loadUndici();
+      const dispatcher = this.dispatcher instanceof LazyAgent ? await this.dispatcher.get() : this.dispatcher;
+      response = await request(buildUrl(this.baseUrl, path, options.query), {
+        dispatcher,
         method,
         headers: this.headersFor(options, encoded),
         body: encoded?.open() ?? null,

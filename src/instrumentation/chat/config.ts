@@ -1,5 +1,5 @@
-import { diag } from '@opentelemetry/api';
 import { WeftConfigError } from '../../config/index.js';
+import { reportOnce } from '../../register/diagnostics.js';
 import type { GenAIMessage } from './types.js';
 
 /** Which message content a chat span records: `true` both sides, `'input'`, `'output'`, or `false` neither. */
@@ -134,7 +134,7 @@ function resolveCapture(option: CaptureContent | undefined, env: Env): CaptureCo
     if (['true', '1', 'yes', 'span_only', 'span_and_event'].includes(otel)) return true;
     if (['false', '0', 'no', 'no_content', 'event_only'].includes(otel)) return false;
     // The variable is shared with other instrumentations, so an unknown value is theirs to reject, not ours.
-    diag.warn(`weft: ignoring ${CHAT_TRACING_ENV.otelCaptureContent}="${otel}" (expected true or false).`);
+    reportOnce('otel-capture-env', `ignoring ${CHAT_TRACING_ENV.otelCaptureContent}="${otel}" (expected true or false).`);
   }
   return true;
 }

@@ -9,7 +9,7 @@ let count = 0;
 export function reportInternalError(kind: string, error: unknown): void {
   count += 1;
   const name = error instanceof Error ? error.name : typeof error;
-  reportOnce(`instrumentation:${kind}`, `weft: chat tracing failed in ${kind} (${name}); the call itself is unaffected.`);
+  reportOnce(`instrumentation:${kind}`, `chat tracing failed in ${kind} (${name}); the call itself is unaffected.`);
 }
 
 /** How many failures of weft's chat tracing code were caught in this process (weft's own, not the app's). */
