@@ -7,7 +7,7 @@ import {
   resolveServiceUrl,
   sendsKeyInClear,
 } from '../config/index.js';
-import { reportOnce } from '../register/diagnostics.js';
+import { reportOnce } from '../diagnostics.js';
 import { HttpCore, type RetryEvent } from './core/http.js';
 import type { BackoffOptions } from './core/retry.js';
 import { type ChatTracingOption, InferenceClient } from './inference/index.js';

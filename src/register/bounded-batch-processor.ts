@@ -1,7 +1,7 @@
 import type { Context } from '@opentelemetry/api';
 import { TraceFlags } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { reportOnce } from './diagnostics.js';
+import { reportOnce } from '../diagnostics.js';
 import type { ExportStats } from './export-stats.js';
 
 /**

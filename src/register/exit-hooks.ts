@@ -1,4 +1,4 @@
-import { reportOnce } from './diagnostics.js';
+import { reportOnce } from '../diagnostics.js';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 

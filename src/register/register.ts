@@ -6,7 +6,7 @@ import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { weftInstrumentations } from '../instrumentation/index.js';
 import { WeftContextSpanProcessor } from '../tracing/index.js';
 import { setWeftTracerProvider } from '../tracing/tracer.js';
-import { diagLevelFromEnv, reportOnce } from './diagnostics.js';
+import { diagLevelFromEnv, reportOnce } from '../diagnostics.js';
 import type { ExportStats } from './export-stats.js';
 import { installExitHooks } from './exit-hooks.js';
 import type { RegisterOptions } from './options.js';

@@ -1,6 +1,6 @@
 import { type ExportResult, ExportResultCode } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { reportOnce } from './diagnostics.js';
+import { reportOnce } from '../diagnostics.js';
 import type { ExportStats } from './export-stats.js';
 
 /** Statuses that will not get better by sending the same spans again. */

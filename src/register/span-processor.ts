@@ -4,7 +4,7 @@ import { type Connection, joinUrl, resolveConnection, sendsKeyInClear } from '..
 import { WeftConfigError } from '../config/index.js';
 import { VERSION } from '../version.js';
 import { BoundedBatchProcessor } from './bounded-batch-processor.js';
-import { reportOnce } from './diagnostics.js';
+import { reportOnce } from '../diagnostics.js';
 import { createExportStats, type ExportStats } from './export-stats.js';
 import type { BatchOptions, ExportOptions } from './options.js';
 import { createOtlpExporter } from './otlp-exporter.js';

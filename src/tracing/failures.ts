@@ -1,4 +1,4 @@
-import { reportOnce } from '../register/diagnostics.js';
+import { reportOnce } from '../diagnostics.js';
 
 /**
  * Reports a failure of weft's own tracing code (never the app's) once, through OTel's diagnostic logger. The

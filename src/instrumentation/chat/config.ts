@@ -1,5 +1,5 @@
 import { WeftConfigError } from '../../config/index.js';
-import { reportOnce } from '../../register/diagnostics.js';
+import { reportOnce } from '../../diagnostics.js';
 import type { GenAIMessage } from './types.js';
 
 /** Which message content a chat span records: `true` both sides, `'input'`, `'output'`, or `false` neither. */

@@ -1,4 +1,4 @@
-import { reportOnce } from '../../register/diagnostics.js';
+import { reportOnce } from '../../diagnostics.js';
 
 let count = 0;
 

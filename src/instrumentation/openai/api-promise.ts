@@ -1,5 +1,5 @@
 import type { ChatCall } from '../chat/index.js';
-import { reportOnce } from '../../register/diagnostics.js';
+import { reportOnce } from '../../diagnostics.js';
 
 /**
  * The parts of openai's `APIPromise` (4.x–7.x) weft hooks. It is a lazy promise: the response arrives on

@@ -1,5 +1,5 @@
 import { InstrumentationBase, InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
-import { debug, reportOnce } from '../../register/diagnostics.js';
+import { debug, reportOnce } from '../../diagnostics.js';
 import { VERSION } from '../../version.js';
 import { type ResolvedChatTracingConfig, reportInternalError, resolveChatTracingConfig } from '../chat/index.js';
 import { type CompletionsPrototype, findCompletionsPrototype } from './module-shape.js';

@@ -1,5 +1,5 @@
 import { type DiagLogger, DiagLogLevel, diag } from '@opentelemetry/api';
-import { ENV } from '../config/index.js';
+import { ENV } from './config/index.js';
 
 const LEVELS: Record<string, DiagLogLevel> = {
   none: DiagLogLevel.NONE,
