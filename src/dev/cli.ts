@@ -11,7 +11,7 @@ With nothing configured, weft's register() and Client send everything here.
 Options:
   --port N         port to listen on (default ${DEFAULT_DEV_PORT}; 0 picks a free port)
   --host H         interface to listen on (default ${DEFAULT_DEV_HOST})
-  --data FILE      keep trace data in FILE (append-only JSONL, replayed on start); default: memory only
+  --data FILE      keep trace and training data in FILE (append-only JSONL, replayed on start); default: memory only
   --api-key K      require "Authorization: Bearer K" on every request (default: any key is accepted)
   --max-traces N   keep at most N traces, evicting the oldest (default 10000)
   -h, --help       show this help

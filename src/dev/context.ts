@@ -1,10 +1,11 @@
-import type { Mutation, TraceStore } from './trace/store.js';
+import type { DevRecord } from './records.js';
+import type { TraceStore } from './trace/store.js';
 
 /** What the route families share: the trace store, one way to write to it, and the log. */
 export interface DevContext {
   readonly store: TraceStore;
-  /** Applies a mutation, appends it to the `--data` log, and reports any eviction it caused. */
-  write(mutation: Mutation): void;
+  /** Applies a record (trace or training), appends it to the `--data` log, and reports any eviction it caused. */
+  write(record: DevRecord): void;
   /** One line for the operator (eviction notices, replay summaries). */
   log(line: string): void;
   /** The project used when an OTLP export names none. */

@@ -1,15 +1,15 @@
 import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import type { Mutation } from './trace/store.js';
+import type { DevRecord } from './records.js';
 
 /** What was read back from a data file. */
 export interface Replay {
-  mutations: Mutation[];
+  mutations: DevRecord[];
   /** Lines that did not parse (a torn last line after a crash, or damage). */
   skippedLines: number;
 }
 
 /**
- * The `--data` file: an append-only JSONL log of store mutations. Each write is one line written with a
+ * The `--data` file: an append-only JSONL log of records (trace mutations and training changes). Each write is one line written with a
  * single `write`, so a crash loses at most the line being written; on open, a torn last line is cut off
  * before new lines are appended after it.
  */
@@ -42,7 +42,7 @@ export class MutationLog {
         keepBytes = start;
         if (line.trim() === '') continue;
         try {
-          replay.mutations.push(JSON.parse(line) as Mutation);
+          replay.mutations.push(JSON.parse(line) as DevRecord);
         } catch {
           replay.skippedLines++;
         }
@@ -54,13 +54,13 @@ export class MutationLog {
   }
 
   /** Appends one mutation as one line. */
-  append(mutation: Mutation): void {
+  append(mutation: DevRecord): void {
     if (this.fd === undefined) return;
     writeSync(this.fd, `${JSON.stringify(mutation)}\n`);
   }
 
   /** Replaces the log with the given mutations (write a new file, then rename over the old one). */
-  rewrite(mutations: Iterable<Mutation>): void {
+  rewrite(mutations: Iterable<DevRecord>): void {
     const temp = `${this.file}.compact`;
     const fd = openSync(temp, 'w');
     try {

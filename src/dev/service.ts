@@ -5,6 +5,7 @@ import { bearerAuth } from './auth.js';
 import type { DevContext } from './context.js';
 import { chatRoutes } from './inference/chat-routes.js';
 import { MutationLog } from './persistence.js';
+import { applyRecord, type DevStores, snapshotRecords } from './records.js';
 import { Router, type Route } from './router.js';
 import { notImplementedRoutes } from './spec-paths.js';
 import { callRoutes } from './trace/calls-routes.js';
@@ -17,6 +18,7 @@ import { TraceStore } from './trace/store.js';
 import { tableRoutes } from './trace/tables-routes.js';
 import { trainingRoutes } from './training/routes.js';
 import { TrainingSimulator } from './training/simulator.js';
+import { TrainingStore } from './training/store.js';
 import { createWriter } from './writer.js';
 
 /** Options of {@link startDevService}. */
@@ -27,7 +29,11 @@ export interface DevServiceOptions {
   host?: string;
   /** When set, every request (except health and version) must carry `Authorization: Bearer <apiKey>`. */
   apiKey?: string;
-  /** Append-only JSONL file that keeps the trace data across restarts; replayed on start. Default: memory only. */
+  /**
+   * Append-only JSONL file that keeps the trace data and the training state (models, checkpoints, jobs and
+   * their events) across restarts; replayed on start. A job left queued or running by the previous run is
+   * failed on start with a `training_failed` event. Default: memory only.
+   */
   dataFile?: string;
   /** How many traces to keep; the oldest are evicted past it (and the log says so). Default 10 000. */
   maxTraces?: number;
@@ -79,6 +85,7 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
   const log = options.log === false ? () => {} : (options.log ?? ((line: string) => process.stderr.write(`weft dev: ${line}\n`)));
 
   const store = new TraceStore(maxTraces);
+  const stores: DevStores = { trace: store, training: new TrainingStore() };
   let dataLog: MutationLog | undefined;
   if (options.dataFile) {
     const opened = MutationLog.open(options.dataFile);
@@ -89,7 +96,7 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
     for (const m of opened.replay.mutations) {
       // A line that parses but is not a record this version understands is skipped, not fatal.
       try {
-        evicted += store.apply(m);
+        evicted += applyRecord(stores, m);
         applied++;
       } catch {
         unreadable++;
@@ -99,7 +106,7 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
     log(`replayed ${applied} record(s) from ${options.dataFile}${skipped}`);
     if (evicted > 0) {
       log(`evicted ${evicted} oldest trace(s) on replay to keep at most ${maxTraces}; compacting ${options.dataFile}`);
-      dataLog.rewrite(store.snapshot());
+      dataLog.rewrite(snapshotRecords(stores));
     }
   }
 
@@ -107,10 +114,13 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
     store,
     defaultProject: DEFAULT_LOCAL_PROJECT,
     log,
-    write: createWriter(store, dataLog, maxTraces, log),
+    write: createWriter(stores, dataLog, maxTraces, log),
   };
 
-  const training = new TrainingSimulator(options.trainingStepMs ?? 300);
+  // The simulator writes through the same writer as the trace routes, so its records land in the same log.
+  const training = new TrainingSimulator(stores.training, context.write, options.trainingStepMs ?? 300);
+  const interrupted = training.failInterruptedJobs();
+  if (interrupted > 0) log(`marked ${interrupted} training job(s) failed: they were still running when the service stopped`);
   const router = new Router(bearerAuth(options.apiKey), options.maxBodyBytes ?? 32 * 1024 * 1024);
   const served: Route[] = [
     ...infoRoutes(context),
