@@ -1,0 +1,146 @@
+/** One HTTP attempt: its timeout and abort, its body, and how what undici throws becomes a weft error. */
+import type { Dispatcher } from 'undici';
+import { WeftAbortError, WeftConnectionError, WeftError, WeftTimeoutError } from './errors.js';
+import type { ResponseBody, ResponseHeaders } from './http.js';
+
+/**
+ * Ties one attempt to the caller's signal and to the timeout, and turns what undici throws into weft
+ * errors: the caller's abort wins over the timeout, which wins over a plain connection error.
+ */
+export class AttemptGuard {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private timedOut = false;
+  private readonly onCallerAbort = () => this.controller.abort(this.callerSignal?.reason);
+
+  constructor(
+    private readonly callerSignal: AbortSignal | undefined,
+    private readonly timeoutMs: number,
+    private readonly method: string,
+    private readonly path: string,
+  ) {
+    callerSignal?.addEventListener('abort', this.onCallerAbort, { once: true });
+    if (timeoutMs > 0) {
+      this.timer = setTimeout(() => {
+        this.timedOut = true;
+        this.controller.abort(new Error('timeout'));
+      }, timeoutMs);
+    }
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  headersReceived(): void {
+    clearTimeout(this.timer);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
+  }
+
+  classify(error: unknown): WeftError {
+    if (error instanceof WeftError) return error;
+    const { method, path } = this;
+    if (this.callerSignal?.aborted) return new WeftAbortError(method, path, { cause: this.callerSignal.reason });
+    const code = errorCode(error);
+    if (this.timedOut || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') {
+      return new WeftTimeoutError(method, path, this.timeoutMs, { cause: error });
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    return new WeftConnectionError(`weft: ${method} ${path} failed: ${reason}${code ? ` (${code})` : ''}`, method, path, {
+      cause: error,
+      ...(code ? { code } : {}),
+    });
+  }
+}
+
+/** undici's response body, with weft errors and a release of the attempt's guard when done. */
+export class GuardedBody implements ResponseBody {
+  constructor(
+    private readonly body: Dispatcher.ResponseData['body'],
+    private readonly guard: AttemptGuard,
+  ) {}
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
+    try {
+      for await (const chunk of this.body) yield chunk as Uint8Array;
+    } catch (error) {
+      throw this.guard.classify(error);
+    } finally {
+      this.cancel();
+    }
+  }
+
+  async text(): Promise<string> {
+    return new TextDecoder().decode(await this.bytes());
+  }
+
+  async json<T = unknown>(): Promise<T> {
+    return JSON.parse(await this.text()) as T;
+  }
+
+  async bytes(): Promise<Uint8Array> {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of this) chunks.push(chunk);
+    return Buffer.concat(chunks);
+  }
+
+  cancel(): void {
+    this.guard.dispose();
+    if (!this.body.destroyed) this.body.destroy();
+  }
+}
+
+/** Error bodies are read whole but bounded, so a misbehaving server cannot exhaust memory. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+export async function readErrorBody(body: GuardedBody): Promise<unknown> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      size += chunk.byteLength;
+      if (size >= MAX_ERROR_BODY_BYTES) break;
+    }
+  } catch {
+    // The status is what matters; a body cut short still gives what was read.
+  }
+  const text = new TextDecoder().decode(Buffer.concat(chunks));
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export function isJsonContentType(headers: ResponseHeaders): boolean {
+  const type = firstHeader(headers['content-type']) ?? '';
+  return /\bjson\b/i.test(type);
+}
+
+export function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Failures that happen before a single byte of the request left this machine. */
+const UNSENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+export function wasNeverSent(error: WeftError): boolean {
+  return error instanceof WeftConnectionError && !(error instanceof WeftTimeoutError) && UNSENT_CODES.has(error.code ?? '');
+}
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
