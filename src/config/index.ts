@@ -6,6 +6,7 @@ export {
   DEFAULT_DEV_PORT,
   DEFAULT_DEV_URL,
   DEFAULT_LOCAL_PROJECT,
+  devServiceHint,
   ENV,
   type ProjectRef,
   isLoopbackUrl,

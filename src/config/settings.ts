@@ -174,3 +174,10 @@ export function resolveServiceUrl(value: string | undefined, option: string, env
 export function sendsKeyInClear(url: string, apiKey: string | undefined): boolean {
   return apiKey !== undefined && new URL(url).protocol === 'http:' && !isLoopbackUrl(url);
 }
+
+/** A hint for failure reports: with nothing configured, weft talks to `weft dev`, which may simply not be running. */
+export function devServiceHint(baseUrl: string): string {
+  return baseUrl === DEFAULT_DEV_URL
+    ? ` With nothing configured, weft sends to \`weft dev\` at ${DEFAULT_DEV_URL}: start it with \`npx weft dev\`, or set ${ENV.baseUrl}.`
+    : '';
+}

@@ -24,7 +24,8 @@ function settleWithin(work: Promise<unknown>, ms: number): Promise<void> {
 /**
  * Flushes spans when the process is about to end, without changing how it ends:
  * - `beforeExit` (the event loop ran dry): flush if spans ended since the last flush. If the flush is still
- *   stuck on a hanging backend after `timeoutMs`, exit as the process was about to, with its exit code.
+ *   stuck on a hanging backend after `timeoutMs`, say so (`onGiveUp`) and exit as the process was about to, with
+ *   its exit code.
  * - SIGTERM / SIGINT: flush, then, if nobody else listens to the signal, raise it again so the process ends by
  *   the signal exactly as it would have without weft. A second signal during the flush ends it at once.
  * - An uncaught exception with no other handler: flush, then throw the same error again so that Node prints it
@@ -39,6 +40,7 @@ export function installExitHooks(
   flush: () => Promise<void>,
   hasNewSpans: () => boolean,
   timeoutMs: number,
+  onGiveUp: () => void = () => {},
 ): () => void {
   let flushing: Promise<void> | undefined;
   const flushOnce = (): Promise<void> => {
@@ -50,7 +52,10 @@ export function installExitHooks(
 
   const onBeforeExit = () => {
     if (flushing || !hasNewSpans()) return;
-    const guard = setTimeout(() => process.exit(), timeoutMs);
+    const guard = setTimeout(() => {
+      onGiveUp();
+      process.exit();
+    }, timeoutMs);
     guard.unref();
     void flushOnce().then(() => clearTimeout(guard));
   };

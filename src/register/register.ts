@@ -115,6 +115,7 @@ export function register(options: RegisterOptions = {}): WeftHandle {
   };
 
   let lastFlushedAt = -1;
+  const exitTimeout = options.exitFlushTimeoutMillis ?? 3000;
   const forceFlush = () =>
     safely('flush', async () => {
       lastFlushedAt = exporting.stats.spansEnded;
@@ -123,7 +124,12 @@ export function register(options: RegisterOptions = {}): WeftHandle {
   const removeExitHooks =
     options.flushOnExit === false
       ? () => {}
-      : installExitHooks(forceFlush, () => exporting.stats.spansEnded !== lastFlushedAt, options.exitFlushTimeoutMillis ?? 3000);
+      : installExitHooks(forceFlush, () => exporting.stats.spansEnded !== lastFlushedAt, exitTimeout, () =>
+          reportOnce(
+            'exit-timeout',
+            `gave up sending spans to ${exporting.endpoint} at exit after ${exitTimeout} ms; ${exporting.stats.spansEnded - exporting.stats.spansExported - exporting.stats.spansDropped} span(s) were not sent.${exporting.hint}`,
+          ),
+        );
 
   let stopping: Promise<void> | undefined;
   const handle: WeftHandle = {

@@ -46,6 +46,8 @@ export class ResilientExporter implements SpanExporter {
     private readonly stats: ExportStats,
     private readonly target: string,
     private readonly maxRetrySpans: number,
+    /** Appended to the first failure report, e.g. how to start the local dev service. */
+    private readonly hint = '',
   ) {}
 
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
@@ -95,7 +97,7 @@ export class ResilientExporter implements SpanExporter {
     this.pausedUntil = this.lastFailureAt + this.pauseMs;
     reportOnce(
       'export-failed',
-      `could not export spans to ${this.target} (${describe(error)}); keeping up to ${this.maxRetrySpans} for the next attempt.`,
+      `could not export spans to ${this.target} (${describe(error)}); keeping up to ${this.maxRetrySpans} for the next attempt.${this.hint}`,
     );
   }
 

@@ -1,6 +1,6 @@
 import type { Context } from '@opentelemetry/api';
 import { BatchSpanProcessor, type ReadableSpan, type Span, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { type Connection, joinUrl, resolveConnection, sendsKeyInClear } from '../config/index.js';
+import { type Connection, devServiceHint, joinUrl, resolveConnection, sendsKeyInClear } from '../config/index.js';
 import { WeftConfigError } from '../config/index.js';
 import { VERSION } from '../version.js';
 import { BoundedBatchProcessor } from './bounded-batch-processor.js';
@@ -21,6 +21,8 @@ export interface WeftSpanProcessor extends SpanProcessor {
   readonly endpoint: string;
   /** The project spans are routed to. */
   readonly project: string;
+  /** How to reach the service when it does not answer (a hint for failure reports, or ''). */
+  readonly hint: string;
 }
 
 function positiveInt(value: number | undefined, fallback: number, option: string): number {
@@ -87,7 +89,7 @@ export function weftSpanProcessor(options: ExportOptions = {}): WeftSpanProcesso
       reportOnce('export-partial', `${host} refused ${rejected} span(s): ${message.slice(0, 300)}`);
     },
   );
-  const exporter = new ResilientExporter(otlp, stats, host, batch.maxRetrySpans);
+  const exporter = new ResilientExporter(otlp, stats, host, batch.maxRetrySpans, devServiceHint(connection.baseUrl));
   const bsp = new BatchSpanProcessor(exporter, {
     maxQueueSize: batch.maxQueueSize,
     maxExportBatchSize: Math.min(batch.maxExportBatchSize, batch.maxQueueSize),
@@ -100,6 +102,7 @@ export function weftSpanProcessor(options: ExportOptions = {}): WeftSpanProcesso
     stats,
     endpoint: url,
     project: connection.project.id,
+    hint: devServiceHint(connection.baseUrl),
     onStart: (span: Span, parent: Context) => bounded.onStart(span, parent),
     onEnd: (span: ReadableSpan) => bounded.onEnd(span),
     // The batch processor never flushes its exporter; spans kept for a retry get their attempt here.

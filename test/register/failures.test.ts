@@ -1,6 +1,7 @@
 import { trace } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { register } from 'weft';
+import { deadOrigin } from '../helpers/dead-origin.js';
 import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
 
 function endSpans(count: number, prefix = 's'): void {
@@ -28,11 +29,8 @@ describe('register() when the trace service misbehaves', () => {
   });
 
   it('neither throws nor rejects when nothing listens, and counts the spans it could not send', async () => {
-    const receiver = await startOtlpReceiver();
-    const url = receiver.url;
-    await receiver.close();
     const weft = register({
-      baseUrl: url,
+      baseUrl: await deadOrigin(),
       project: 'acme/p',
       instrumentations: [],
       flushOnExit: false,

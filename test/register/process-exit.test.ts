@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runNode, startNode } from '../helpers/child.js';
+import { deadOrigin } from '../helpers/dead-origin.js';
 import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
 
 // These run the built package in child processes (`npm test` builds first), as an app would.
@@ -65,11 +66,18 @@ describe('spans survive the end of the process', () => {
 
 describe('a dead or hanging trace service at exit', () => {
   it('neither throws nor keeps a short script alive when nothing listens', async () => {
-    const gone = await startOtlpReceiver();
-    await gone.close();
-    const result = await runNode([fixture('short-lived.mjs')], { WEFT_BASE_URL: gone.url, WEFT_PROJECT: 'a/b' });
+    const result = await runNode([fixture('short-lived.mjs')], { WEFT_BASE_URL: await deadOrigin(), WEFT_PROJECT: 'a/b' });
     expect(result.code).toBe(0);
     expect(result.stderr).not.toMatch(/Unhandled|TypeError|at async/);
+  });
+
+  it('says it gave up, and how to start weft dev, when the embedded default is not running', async () => {
+    // Nothing configured: spans go to 127.0.0.1:4780, where no test starts a service.
+    const result = await runNode([fixture('default-target.mjs')]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('gave up sending spans to http://127.0.0.1:4780/otel/v1/traces at exit');
+    expect(result.stderr).toContain('1 span(s) were not sent');
+    expect(result.stderr).toContain('npx weft dev');
   });
 
   it('exits after its flush timeout when the service never answers', async () => {

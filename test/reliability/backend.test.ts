@@ -1,8 +1,8 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OtlpReceiver, type ReceiverReply, startOtlpReceiver } from '../helpers/otlp-receiver.js';
 import { type ReliabilityChatServer, startReliabilityChatServer } from './helpers/chat-server.js';
 import { type FixtureRun, reportsOf, runFixture, startFixture, weftOptions } from './helpers/run-fixture.js';
+import { deadOrigin } from '../helpers/dead-origin.js';
 
 // Each scenario runs one app process against a misbehaving trace backend; the tests read that one run.
 // Calls per kind and phase; each phase makes 2×CALLS sequential calls and CALLS parallel ones.
@@ -21,14 +21,6 @@ interface Report {
   results?: unknown[];
   stats: Stats | null;
   seen: { unhandledRejections: string[] };
-}
-
-async function deadOrigin(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
 }
 
 function reportOf(run: FixtureRun, phase: string): Report {

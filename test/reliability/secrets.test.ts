@@ -1,11 +1,11 @@
 import { readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../helpers/child.js';
 import { type OtlpReceiver, type ReceiverReply, startOtlpReceiver } from '../helpers/otlp-receiver.js';
 import { type ReliabilityChatServer, startReliabilityChatServer } from './helpers/chat-server.js';
 import { type FixtureRun, runFixture, weftOptions } from './helpers/run-fixture.js';
+import { deadOrigin } from '../helpers/dead-origin.js';
 
 // Recognisable keys: if either shows up anywhere but the one header that must carry it, it leaked.
 const WEFT_KEY = 'wk-canary-5b1f9e73c2d84a06';
@@ -35,14 +35,6 @@ function exportedBytes(receiver: OtlpReceiver): string {
 
 function childOutput(run: FixtureRun): string {
   return `${run.stdout}\n${run.stderr}`;
-}
-
-async function deadOrigin(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
 }
 
 const appEnv = (baseUrl: string) => ({
