@@ -5,11 +5,12 @@ import { fmt, median, percentile, ratio } from './lib/stats.js';
 import { printTable } from './lib/table.js';
 
 /** Configurations, in print order; `none` is the uninstrumented baseline. */
-export const CONFIGS = ['none', 'weft', 'otel', 'arize', 'traceloop'] as const;
+export const CONFIGS = ['none', 'floor', 'weft', 'otel', 'arize', 'traceloop'] as const;
 export type Config = (typeof CONFIGS)[number];
 const PEERS: readonly Config[] = ['otel', 'arize', 'traceloop'];
 const LABEL: Record<Config, string> = {
   none: 'uninstrumented',
+  floor: 'floor: a bare span around each call (not a peer)',
   weft: 'weft',
   otel: '@opentelemetry/instrumentation-openai',
   arize: '@arizeai/openinference-instrumentation-openai',
@@ -264,7 +265,7 @@ export function printPerCall(result: PerCallResult): void {
       result.runs.filter((r) => r.openai === openai),
       'stream',
     );
-    for (const c of ['none', 'weft'] as const) {
+    for (const c of ['none', 'floor', 'weft'] as const) {
       const f = figures.get(c);
       if (!f) continue;
       const good = result.runs.filter((r) => r.openai === openai && r.config === c && r.status === 'ok' && r.stream);

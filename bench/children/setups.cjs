@@ -56,6 +56,49 @@ const setups = {
     return { openai, flush: () => handle.forceFlush(), shutdown: () => handle.shutdown(), handle };
   },
 
+  // Not a peer: the least any OpenTelemetry instrumentation of `openai` does, written by hand. One active span
+  // with the model around each call, ended when the response (for a stream, its last chunk) arrives; no content,
+  // no usage. What a configuration adds beyond this floor is what its own instrumentation costs.
+  floor(urls, openaiName) {
+    const { context, SpanKind, trace } = require('@opentelemetry/api');
+    const provider = stockProvider(urls.tracesUrl);
+    const tracer = provider.getTracer('floor');
+    const openai = require(openaiName);
+    const OpenAI = openai.default ?? openai;
+    const completions = Object.getPrototypeOf(new OpenAI({ apiKey: 'unused' }).chat.completions);
+    const create = completions.create;
+    completions.create = function create_(body, options) {
+      const span = tracer.startSpan(`chat ${body.model}`, { kind: SpanKind.CLIENT, attributes: { 'gen_ai.request.model': body.model } });
+      const result = context.with(trace.setSpan(context.active(), span), () => create.call(this, body, options));
+      result.then(
+        (value) => {
+          if (!body.stream) return span.end();
+          const iterate = value[Symbol.asyncIterator].bind(value);
+          value[Symbol.asyncIterator] = () => {
+            const it = iterate();
+            return {
+              next: (...args) =>
+                it.next(...args).then((r) => {
+                  if (r.done) span.end();
+                  return r;
+                }),
+              return: (v) => {
+                span.end();
+                return it.return(v);
+              },
+              [Symbol.asyncIterator]() {
+                return this;
+              },
+            };
+          };
+        },
+        () => span.end(),
+      );
+      return result;
+    };
+    return { openai, flush: () => provider.forceFlush(), shutdown: () => provider.shutdown() };
+  },
+
   // @opentelemetry/instrumentation-openai has no manual API; its module definition's patch() is public.
   otel(urls, openaiName) {
     return peer(
