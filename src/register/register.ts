@@ -6,12 +6,13 @@ import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { weftInstrumentations } from '../instrumentation/index.js';
 import { WeftContextSpanProcessor } from '../tracing/index.js';
 import { setWeftTracerProvider } from '../tracing/tracer.js';
+import { resolveConnection } from '../config/index.js';
 import { diagLevelFromEnv, reportOnce } from '../diagnostics.js';
 import type { ExportStats } from './export-stats.js';
 import { installExitHooks } from './exit-hooks.js';
 import type { RegisterOptions } from './options.js';
 import { buildResource } from './resource.js';
-import { weftResourceAttributes, weftSpanProcessor } from './span-processor.js';
+import { exportPipeline, routingAttributes } from './span-processor.js';
 
 /** What {@link register} returns: the provider it built, and the means to flush and stop it. */
 export interface WeftHandle {
@@ -81,8 +82,9 @@ export function register(options: RegisterOptions = {}): WeftHandle {
   }
 
   // Validate everything before anything global changes.
-  const exporting = weftSpanProcessor(options);
-  const routing = weftResourceAttributes(options);
+  const connection = resolveConnection(options);
+  const exporting = exportPipeline(connection, options);
+  const routing = routingAttributes(connection.project);
   const serviceName = options.serviceName ?? process.env.OTEL_SERVICE_NAME;
   const provider = new BasicTracerProvider({
     resource: buildResource(routing, serviceName?.trim() || undefined, options.resourceAttributes),

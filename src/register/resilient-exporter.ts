@@ -109,11 +109,6 @@ export class ResilientExporter implements SpanExporter {
     this.pending = overflow > 0 ? waiting.slice(overflow) : waiting;
   }
 
-  /** Spans kept for the next attempt. */
-  get spansAwaitingRetry(): number {
-    return this.pending.length;
-  }
-
   /**
    * Sends whatever waits for a retry, pause or not, unless it failed at or after `notFailedSince`: a flush that
    * has just seen the backend fail does not wait for it a second time.

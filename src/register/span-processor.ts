@@ -1,6 +1,6 @@
 import type { Context } from '@opentelemetry/api';
 import { BatchSpanProcessor, type ReadableSpan, type Span, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { type Connection, devServiceHint, joinUrl, resolveConnection, sendsKeyInClear } from '../config/index.js';
+import { type Connection, devServiceHint, joinUrl, type ProjectRef, resolveConnection, sendsKeyInClear } from '../config/index.js';
 import { WeftConfigError } from '../config/index.js';
 import { VERSION } from '../version.js';
 import { BoundedBatchProcessor } from './bounded-batch-processor.js';
@@ -44,7 +44,7 @@ function resolveBatch(batch: BatchOptions = {}) {
 }
 
 /** The export headers: auth (spec: Bearer), the project routing the trace service reads, then the user's extras. */
-export function exportHeaders(connection: Connection, extra: Record<string, string> = {}): Record<string, string> {
+function exportHeaders(connection: Connection, extra: Record<string, string> = {}): Record<string, string> {
   const headers: Record<string, string> = { project_id: connection.project.id, ...extra };
   if (connection.apiKey !== undefined) headers.Authorization = `Bearer ${connection.apiKey}`;
   return headers;
@@ -62,20 +62,22 @@ export function exportHeaders(connection: Connection, extra: Record<string, stri
  * const sdk = new NodeSDK({ spanProcessors: [weftSpanProcessor({ project: 'team/app' })] });
  */
 export function weftSpanProcessor(options: ExportOptions = {}): WeftSpanProcessor {
-  const connection = resolveConnection(options);
+  return exportPipeline(resolveConnection(options), options);
+}
+
+/** {@link weftSpanProcessor} for a connection already resolved (register() resolves it once for everything). */
+export function exportPipeline(connection: Connection, options: ExportOptions): WeftSpanProcessor {
   const batch = resolveBatch(options.batch);
   const url = joinUrl(connection.baseUrl, OTLP_TRACES_PATH);
   if (options.compression !== undefined && options.compression !== 'gzip' && options.compression !== 'none') {
     throw new WeftConfigError('compression', undefined, `weft: option \`compression\` must be "gzip" or "none", got "${options.compression}".`);
   }
+  const host = new URL(url).host;
+  const hint = devServiceHint(connection.baseUrl);
   if (sendsKeyInClear(url, connection.apiKey)) {
-    reportOnce(
-      'key-in-clear',
-      `the API key would travel unencrypted to ${new URL(url).host} (plain http to another machine); use https.`,
-    );
+    reportOnce('key-in-clear', `the API key would travel unencrypted to ${host} (plain http to another machine); use https.`);
   }
   const stats = createExportStats();
-  const host = new URL(url).host;
   const otlp = createOtlpExporter(
     {
       url,
@@ -86,10 +88,12 @@ export function weftSpanProcessor(options: ExportOptions = {}): WeftSpanProcesso
     },
     (rejected, message) => {
       stats.spansDropped += rejected;
-      reportOnce('export-partial', `${host} refused ${rejected} span(s): ${message.slice(0, 300)}`);
+      // The message is the server's own text: never let it carry the key into a log line.
+      const said = connection.apiKey ? message.split(connection.apiKey).join('[REDACTED]') : message;
+      reportOnce('export-partial', `${host} refused ${rejected} span(s): ${said.slice(0, 300)}`);
     },
   );
-  const exporter = new ResilientExporter(otlp, stats, host, batch.maxRetrySpans, devServiceHint(connection.baseUrl));
+  const exporter = new ResilientExporter(otlp, stats, host, batch.maxRetrySpans, hint);
   const bsp = new BatchSpanProcessor(exporter, {
     maxQueueSize: batch.maxQueueSize,
     maxExportBatchSize: Math.min(batch.maxExportBatchSize, batch.maxQueueSize),
@@ -102,7 +106,7 @@ export function weftSpanProcessor(options: ExportOptions = {}): WeftSpanProcesso
     stats,
     endpoint: url,
     project: connection.project.id,
-    hint: devServiceHint(connection.baseUrl),
+    hint,
     onStart: (span: Span, parent: Context) => bounded.onStart(span, parent),
     onEnd: (span: ReadableSpan) => bounded.onEnd(span),
     // The batch processor never flushes its exporter; spans kept for a retry get their attempt here.
@@ -117,6 +121,10 @@ export function weftSpanProcessor(options: ExportOptions = {}): WeftSpanProcesso
 
 /** The resource attributes that route spans to a project in the trace service. */
 export function weftResourceAttributes(options: Pick<ExportOptions, 'project' | 'baseUrl'> = {}): Record<string, string> {
-  const { project } = resolveConnection(options);
+  return routingAttributes(resolveConnection(options).project);
+}
+
+/** {@link weftResourceAttributes} for a project already resolved. */
+export function routingAttributes(project: ProjectRef): Record<string, string> {
   return { 'wandb.entity': project.entity, 'wandb.project': project.project };
 }

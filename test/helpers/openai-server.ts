@@ -29,6 +29,8 @@ export interface ScriptedCompletion {
   cutAfterChunks?: number;
   /** Streams only: send this many chunks, then keep the response open until the client goes away. */
   hangAfterChunks?: number;
+  /** Streams only: send this many chunks, then an event that is not JSON, and end (a malformed stream). */
+  malformedAfterChunks?: number;
   /** Non-streamed only: never answer; the response stays open until the client goes away. */
   hang?: boolean;
 }
@@ -222,8 +224,12 @@ function sendError(res: ServerResponse, reply: ScriptedError): void {
 
 function sendStream(res: ServerResponse, chunks: unknown[], reply: ScriptedCompletion): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-request-id': 'req_test_123' });
-  const limit = reply.cutAfterChunks ?? reply.hangAfterChunks ?? chunks.length;
+  const limit = reply.cutAfterChunks ?? reply.hangAfterChunks ?? reply.malformedAfterChunks ?? chunks.length;
   for (const c of chunks.slice(0, limit)) res.write(`data: ${JSON.stringify(c)}\n\n`);
+  if (reply.malformedAfterChunks !== undefined) {
+    res.end('data: {"id": "chatcmpl-test", "choices": [ this is not json\n\n');
+    return;
+  }
   if (reply.cutAfterChunks !== undefined) {
     // Flush what was written, then drop the connection without finishing the chunked body.
     setImmediate(() => res.socket?.destroy());
