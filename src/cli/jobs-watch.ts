@@ -72,7 +72,7 @@ export async function runJobsWatch(argv: string[], io: JobsWatchIO = {}): Promis
   try {
     const baseUrl = resolveServiceUrl(parsed.baseUrl, '--base-url', ENV.trainingBaseUrl, env);
     const apiKeyValue = pick(undefined, ENV.apiKey, env);
-    const apiKey = apiKeyValue === undefined ? undefined : parseApiKey(apiKeyValue, 'apiKey', ENV.apiKey);
+    const apiKey = apiKeyValue === undefined ? undefined : parseApiKey(apiKeyValue);
     core = new HttpCore({ baseUrl, apiKey });
     client = new TrainingClient(core, { tracing: false });
   } catch (error) {

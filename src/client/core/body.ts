@@ -57,11 +57,6 @@ export function encodeBody(body: unknown): EncodedBody | undefined {
   return { contentType: 'application/json', contentLength: Buffer.byteLength(json), replayable: true, open: () => json };
 }
 
-/** True for the binary body types (so callers can tell them from JSON values). */
-export function isBinaryBody(value: unknown): value is BinaryBody {
-  return value instanceof Uint8Array || value instanceof ArrayBuffer || value instanceof Blob || isAsyncIterable(value);
-}
-
 const OCTET_STREAM = 'application/octet-stream';
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array> {

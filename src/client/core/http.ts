@@ -49,6 +49,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { WeftConfigError } from '../../config/errors.js';
+import { abortableSleep } from './abortable-sleep.js';
 import { type EncodedBody, encodeBody } from './body.js';
 import {
   WeftAbortError,
@@ -270,8 +271,8 @@ export class HttpCore {
     const { method, path, signal } = options;
     const encoded = encodeBody(options.body);
     const maxRetries = nonNegative(options.maxRetries, this.maxRetries, 'maxRetries');
-    const idempotent = (options.idempotent ?? isIdempotentMethod(method)) && (encoded?.replayable ?? true);
-    const canRetryUnsent = encoded?.replayable ?? true;
+    const replayable = encoded?.replayable ?? true;
+    const idempotent = (options.idempotent ?? isIdempotentMethod(method)) && replayable;
 
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw new WeftAbortError(method, path, { cause: signal.reason });
@@ -288,7 +289,7 @@ export class HttpCore {
       const retryable =
         error instanceof WeftApiError
           ? idempotent && isRetryableStatus(error.status)
-          : error instanceof WeftConnectionError && (idempotent || (canRetryUnsent && wasNeverSent(error)));
+          : error instanceof WeftConnectionError && (idempotent || (replayable && wasNeverSent(error)));
       if (!retryable || attempt > maxRetries) throw error;
       if (retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS) throw error;
       const delayMs = retryAfterMs ?? backoffDelay(attempt, this.backoff);
@@ -297,7 +298,7 @@ export class HttpCore {
       } catch {
         // A logging hook must not change what the request does.
       }
-      await sleep(delayMs, signal, method, path);
+      await abortableSleep(delayMs, signal, () => new WeftAbortError(method, path, { cause: signal?.reason }));
     }
   }
 
@@ -354,24 +355,6 @@ export class HttpCore {
     }
     return headers;
   }
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined, method: string, path: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(new WeftAbortError(method, path, { cause: signal.reason }));
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new WeftAbortError(method, path, { cause: signal?.reason }));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 function nonNegative(value: number | undefined, fallback: number, option: string): number {

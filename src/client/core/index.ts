@@ -31,7 +31,7 @@ export {
   WeftValidationError,
   createApiError,
 } from './errors.js';
-export { type BinaryBody, isBinaryBody } from './body.js';
+export type { BinaryBody } from './body.js';
 export { type FileContent, MultipartBody } from './multipart.js';
 export { parseJsonLines } from './jsonl.js';
 export { ResponseStream } from './response-stream.js';

@@ -2,6 +2,7 @@
  * When and how long to wait before trying a request again. Pure functions, so the policy can be read (and
  * tested) apart from the request loop in http.ts.
  */
+import { firstHeader } from './attempt.js';
 
 /** Statuses that mean "try again later": the request did not take effect, or can safely be repeated. */
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
@@ -49,16 +50,12 @@ export function parseRetryAfter(
   headers: Record<string, string | string[] | undefined>,
   now: () => number = Date.now,
 ): number | undefined {
-  const ms = first(headers['retry-after-ms']);
+  const ms = firstHeader(headers['retry-after-ms']);
   if (ms !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(ms)) return Math.ceil(Number(ms));
-  const value = first(headers['retry-after']);
+  const value = firstHeader(headers['retry-after']);
   if (value === undefined) return undefined;
   if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Math.ceil(Number(value) * 1000);
   const date = Date.parse(value);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now());
-}
-
-function first(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

@@ -1,4 +1,5 @@
 /** Building request URLs: the service's base URL (path prefix kept), an encoded path, and a query string. */
+import { joinUrl } from '../../config/index.js';
 
 /** A value of a query parameter. Arrays repeat the key (`?id=a&id=b`); undefined and null leave it out. */
 export type QueryValue = string | number | boolean | null | undefined | ReadonlyArray<string | number | boolean>;
@@ -8,8 +9,7 @@ export type QueryParams = Record<string, QueryValue>;
 
 /** Joins the base URL (which may carry a prefix such as `/traces`) with a path and a query string. */
 export function buildUrl(baseUrl: string, path: string, query?: QueryParams): string {
-  const base = baseUrl.replace(/\/+$/, '');
-  const rel = path.startsWith('/') ? path : `/${path}`;
+  const url = joinUrl(baseUrl, path);
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null) continue;
@@ -17,7 +17,7 @@ export function buildUrl(baseUrl: string, path: string, query?: QueryParams): st
     else search.append(key, String(value));
   }
   const qs = search.toString();
-  return qs ? `${base}${rel}?${qs}` : `${base}${rel}`;
+  return qs ? `${url}?${qs}` : url;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { WeftAbortError, WeftApiError, WeftConnectionError } from '../core/errors.js';
-import { abortableSleep } from './abortable-sleep.js';
+import { abortableSleep } from '../core/abortable-sleep.js';
 import { type JobProgress, advanceProgress, initialProgress } from './job-progress.js';
 import type { EventListParams, TrainingJobEvent } from './types/events.js';
 import type { Paginated } from './types/pagination.js';

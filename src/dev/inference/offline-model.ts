@@ -6,7 +6,7 @@ import { countTokens, truncateTokens } from './tokenizer.js';
 export const OFFLINE_MODEL_IDS = ['weft-dev/offline-echo', 'meta-llama/Llama-3.1-8B-Instruct', 'OpenPipe/Qwen3-14B-Instruct'] as const;
 
 /** The text of a message's content (text parts joined; other parts stand as `[type]`). */
-export function messageText(message: ChatMessage): string {
+function messageText(message: ChatMessage): string {
   const { content } = message;
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
@@ -17,7 +17,7 @@ export function messageText(message: ChatMessage): string {
  * The prompt as the offline model "sees" it: each message as `role: text` with its tool calls, then the
  * tools. Prompt tokens are counted on this text, so they grow with everything the request sends.
  */
-export function renderPrompt(request: ChatRequest): string {
+function renderPrompt(request: ChatRequest): string {
   const lines = request.messages.map((m) => {
     const calls = (m.tool_calls ?? []).map((c) => ` ${c.function.name}(${c.function.arguments})`).join('');
     return `${m.role}: ${messageText(m)}${calls}`;
@@ -61,7 +61,7 @@ function stringArgument(schema: JsonSchema, text: string): string {
 }
 
 /** Fills a tool's JSON-schema parameters from the user's words, deterministically. */
-export function deriveArguments(schema: JsonSchema | undefined, text: string): Record<string, unknown> {
+function deriveArguments(schema: JsonSchema | undefined, text: string): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   // Schemas come from the request as they are: anything that is not an object counts as absent.
   const isObject = (v: unknown): v is JsonSchema => typeof v === 'object' && v !== null && !Array.isArray(v);

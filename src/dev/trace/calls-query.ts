@@ -12,7 +12,7 @@ function refsIn(value: unknown, refs: string[]): boolean {
 }
 
 /** True when a call passes a `CallsFilter`. */
-export function matchesFilter(call: CallSchema, filter: CallsFilter | undefined): boolean {
+function matchesFilter(call: CallSchema, filter: CallsFilter | undefined): boolean {
   if (!filter) return true;
   return (
     within(filter.op_names, call.op_name) &&

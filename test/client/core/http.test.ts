@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -329,6 +330,16 @@ describe('errors', () => {
   });
 });
 
+/** A JSONL body that keeps coming, a line every 5 ms, until the client hangs up. */
+async function slowJsonl(_req: unknown, res: ServerResponse): Promise<void> {
+  res.writeHead(200, { 'content-type': 'application/jsonl' });
+  for (let i = 0; i < 1000 && !res.destroyed; i++) {
+    res.write(`${JSON.stringify({ i })}\n`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  res.end();
+}
+
 describe('JSONL streams', () => {
   it('parses lines split across chunks, including a character split mid-byte', async () => {
     const text = '{"name":"héllo"}\n\n{"n":2}\r\n{"n":3}';
@@ -358,14 +369,7 @@ describe('JSONL streams', () => {
   });
 
   it('closes the connection when the consumer stops early', async () => {
-    server.handle(async (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/jsonl' });
-      for (let i = 0; i < 1000 && !res.destroyed; i++) {
-        res.write(`${JSON.stringify({ i })}\n`);
-        await new Promise((r) => setTimeout(r, 5));
-      }
-      res.end();
-    });
+    server.handle(slowJsonl);
     const closed = server.connectionClosed();
     const seen: unknown[] = [];
     for await (const item of core.jsonl({ method: 'POST', path: '/calls/stream_query', body: {} })) {
@@ -377,14 +381,7 @@ describe('JSONL streams', () => {
   });
 
   it('throws an abort error when the signal fires mid-stream, and closes the connection', async () => {
-    server.handle(async (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/jsonl' });
-      for (let i = 0; i < 1000 && !res.destroyed; i++) {
-        res.write(`${JSON.stringify({ i })}\n`);
-        await new Promise((r) => setTimeout(r, 5));
-      }
-      res.end();
-    });
+    server.handle(slowJsonl);
     const closed = server.connectionClosed();
     const controller = new AbortController();
     const seen: unknown[] = [];

@@ -20,6 +20,20 @@ afterEach(async () => {
 
 const streamed = { model: 'meta-llama/Llama-3.1-8B-Instruct', messages: [{ role: 'user' as const, content: 'Hi' }], stream: true as const };
 
+/** Serves one chunk and never ends the stream; `connectionClosed` resolves when the client hangs up. */
+async function serveOneChunkThenStall(): Promise<{ origin: string; connectionClosed: Promise<void> }> {
+  let closed!: () => void;
+  const connectionClosed = new Promise<void>((resolve) => {
+    closed = resolve;
+  });
+  server = await startLoopbackServer(async (_req, res) => {
+    startSse(res);
+    res.on('close', () => closed());
+    res.write(`data: ${JSON.stringify(chunk('first'))}\n\n`);
+  });
+  return { origin: server.origin, connectionClosed };
+}
+
 async function collectError(stream: AsyncIterable<ChatCompletionStreamChunk>): Promise<{ chunks: ChatCompletionStreamChunk[]; error: unknown }> {
   const chunks: ChatCompletionStreamChunk[] = [];
   try {
@@ -142,32 +156,15 @@ describe('inference streaming', () => {
   });
 
   it('closes the connection when a stream is cancelled before it is read', async () => {
-    let closed!: () => void;
-    const connectionClosed = new Promise<void>((resolve) => {
-      closed = resolve;
-    });
-    server = await startLoopbackServer(async (_req, res) => {
-      startSse(res);
-      res.on('close', () => closed());
-      res.write(`data: ${JSON.stringify(chunk('first'))}\n\n`);
-    });
-    const stream = await inferenceClient(server.origin).chat.completions.create(streamed);
+    const { origin, connectionClosed } = await serveOneChunkThenStall();
+    const stream = await inferenceClient(origin).chat.completions.create(streamed);
     await stream.cancel();
     await connectionClosed;
   });
 
   it('closes the connection when the consumer stops early', async () => {
-    let closed!: () => void;
-    const connectionClosed = new Promise<void>((resolve) => {
-      closed = resolve;
-    });
-    server = await startLoopbackServer(async (_req, res) => {
-      startSse(res);
-      res.on('close', () => closed());
-      res.write(`data: ${JSON.stringify(chunk('first'))}\n\n`);
-      // Never ends on its own.
-    });
-    const stream = await inferenceClient(server.origin).chat.completions.create(streamed);
+    const { origin, connectionClosed } = await serveOneChunkThenStall();
+    const stream = await inferenceClient(origin).chat.completions.create(streamed);
     for await (const c of stream) {
       expect(c.choices[0]?.delta.content).toBe('first');
       break;

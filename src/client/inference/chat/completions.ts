@@ -1,3 +1,4 @@
+import { isJsonContentType } from '../../core/attempt.js';
 import type { CallOptions, HttpCore } from '../../core/http.js';
 import { ChatCompletionStream } from './chat-completion-stream.js';
 import { notAnEventStream, readChatChunks } from './chunk-stream.js';
@@ -81,8 +82,7 @@ export class ChatCompletions<
       idempotent: true,
     });
     const origin = { method: 'POST', path, requestId: response.requestId };
-    const contentType = String(response.headers['content-type'] ?? '');
-    if (/\bjson\b/i.test(contentType)) throw notAnEventStream(await response.body.text(), origin);
+    if (isJsonContentType(response.headers)) throw notAnEventStream(await response.body.text(), origin);
     const chunks = readChatChunks(response.body, origin);
     return new ChatCompletionStream(chunks, () => response.body.cancel(), response.requestId);
   }
