@@ -2,20 +2,20 @@ import { reportOnce } from '../diagnostics.js';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
-/** Resolves when `work` settles or after `ms`, whichever is first; never rejects. */
-function settleWithin(work: Promise<unknown>, ms: number): Promise<void> {
+/** Resolves `true` when `work` settles, or `false` after `ms`, whichever is first; never rejects. */
+function settleWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
+    const timer = setTimeout(() => resolve(false), ms);
     timer.unref();
     work.then(
       () => {
         clearTimeout(timer);
-        resolve();
+        resolve(true);
       },
       (error: unknown) => {
         clearTimeout(timer);
         reportOnce('exit-flush', `flushing spans at exit failed: ${(error as Error)?.message ?? error}`);
-        resolve();
+        resolve(true);
       },
     );
   });
@@ -42,8 +42,8 @@ export function installExitHooks(
   timeoutMs: number,
   onGiveUp: () => void = () => {},
 ): () => void {
-  let flushing: Promise<void> | undefined;
-  const flushOnce = (): Promise<void> => {
+  let flushing: Promise<boolean> | undefined;
+  const flushOnce = (): Promise<boolean> => {
     flushing ??= settleWithin(flush(), timeoutMs).finally(() => {
       flushing = undefined;
     });
@@ -57,7 +57,10 @@ export function installExitHooks(
       process.exit();
     }, timeoutMs);
     guard.unref();
-    void flushOnce().then(() => clearTimeout(guard));
+    // Only a finished flush stands the guard down: after a timeout, the guard ends the process as it was about to.
+    void flushOnce().then((finished) => {
+      if (finished) clearTimeout(guard);
+    });
   };
 
   const signalHandlers = new Map<NodeJS.Signals, () => void>();
