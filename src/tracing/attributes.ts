@@ -1,5 +1,5 @@
 import type { AttributeValue, Attributes } from '@opentelemetry/api';
-import { safeStringify } from './serialize.js';
+import { clip, safeStringify } from './serialize.js';
 import { contentOptions } from './settings.js';
 
 /**
@@ -27,11 +27,6 @@ export const ATTR = {
   /** Tags of a {@link withContext} scope, as a string array under the custom attributes. */
   tags: 'wandb.attributes.tags',
 } as const;
-
-/** Cuts a string to `maxLength` characters, saying how much was cut. */
-function clip(text: string, maxLength: number): string {
-  return text.length <= maxLength ? text : `${text.slice(0, maxLength)}…[weft: ${text.length - maxLength} more chars]`;
-}
 
 /**
  * An attribute value for any JS value: strings, finite numbers and booleans as themselves, arrays of strings

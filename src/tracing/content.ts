@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@opentelemetry/api';
 import { reportTracingFailure } from './failures.js';
-import { safeStringify } from './serialize.js';
+import { clip, safeStringify } from './serialize.js';
 import { jsonBudget, type ResolvedContentOptions } from './settings.js';
 
 /**
@@ -34,9 +34,7 @@ export function outputValue(
   if (typeof value === 'boolean') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   const budget = jsonBudget(settings);
-  if (typeof value === 'string') {
-    return value.length <= budget ? value : (JSON.parse(safeStringify(value, { maxLength: budget })) as string);
-  }
+  if (typeof value === 'string') return clip(value, budget);
   return safeStringify(value, { maxLength: budget });
 }
 

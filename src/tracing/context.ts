@@ -66,7 +66,7 @@ function merge(outer: Readonly<WeftContext> | undefined, inner: WeftContext): We
 }
 
 /** The attributes every span of a scope carries. */
-export function scopeAttributes(values: Readonly<WeftContext>): Attributes {
+function scopeAttributes(values: Readonly<WeftContext>): Attributes {
   const attributes: Attributes = customAttributes(values.metadata);
   if (values.tags?.length) attributes[ATTR.tags] = [...values.tags];
   if (values.threadId !== undefined) attributes[ATTR.threadId] = values.threadId;
@@ -82,7 +82,7 @@ function checkString(value: unknown, option: string): void {
 }
 
 /** The context with `values` entered over the active scope (and baggage, when asked). */
-export function contextWith(values: WeftContext, base: Context = context.active()): Context {
+function contextWith(values: WeftContext, base: Context = context.active()): Context {
   checkString(values.threadId, 'threadId');
   checkString(values.userId, 'userId');
   checkString(values.sessionId, 'sessionId');

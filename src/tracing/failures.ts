@@ -2,12 +2,13 @@ import { reportOnce } from '../diagnostics.js';
 
 /**
  * Reports a failure of weft's own tracing code (never the app's) once, through OTel's diagnostic logger. The
- * app's call has already gone ahead or goes ahead untraced; nothing is thrown.
+ * app's call has already gone ahead or goes ahead untraced; nothing is thrown. The error's message is not
+ * logged, since it may quote the value being recorded (a `redactContent` hook's error, say).
  */
 export function reportTracingFailure(where: string, error: unknown): void {
   try {
-    const message = error instanceof Error ? error.message : String(error);
-    reportOnce(`tracing-${where}`, `tracing failed in ${where}; the call itself is unaffected: ${message}`);
+    const name = error instanceof Error ? error.name : typeof error;
+    reportOnce(`tracing-${where}`, `tracing failed in ${where} (${name}); the call itself is unaffected.`);
   } catch {
     // The logger itself failed; there is nowhere left to report to.
   }

@@ -32,7 +32,6 @@ type Shape = 'plain' | 'generator' | 'async-generator';
 /** What op() remembers about a wrapped function, so that wrapping an op again keeps its kind. */
 interface OpInfo {
   readonly shape: Shape;
-  readonly name: string;
 }
 const OP_INFO = Symbol.for('weft.op');
 
@@ -67,7 +66,7 @@ export function callPlan(name: string, options: TraceOptions | undefined): CallP
 }
 
 /** `{ question: 'hi', k: 3 }` from the parameter names and the arguments; unnamed ones become `argN`. */
-export function namedArguments(params: ParameterList, args: readonly unknown[]): Record<string, unknown> {
+function namedArguments(params: ParameterList, args: readonly unknown[]): Record<string, unknown> {
   const named: Record<string, unknown> = {};
   for (let i = 0; i < args.length; i++) {
     const key = params.names[i] ?? `arg${i}`;
@@ -107,7 +106,7 @@ export function traceFunction<F extends AnyFunction>(
   };
   Object.defineProperty(traced, 'name', { value: fn.name, configurable: true });
   Object.defineProperty(traced, 'length', { value: fn.length, configurable: true });
-  Object.defineProperty(traced, OP_INFO, { value: { shape, name: fn.name } satisfies OpInfo });
+  Object.defineProperty(traced, OP_INFO, { value: { shape } satisfies OpInfo });
   return traced as F;
 }
 

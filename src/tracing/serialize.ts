@@ -34,6 +34,11 @@ const MARK = {
 const SECRET_KEY =
   /^(?:_?api[-_]?key|x-api-key|authorization|proxy-authorization|password|passwd|secret|client[-_]?secret|(?:access|refresh|auth|bearer|id)[-_]?token|private[-_]?key|cookie|set-cookie|wandb-api-key)$/i;
 
+/** Cuts a string to `maxLength` characters, marking how much was cut the way {@link safeStringify} does. */
+export function clip(text: string, maxLength: number): string {
+  return text.length <= maxLength ? text : text.slice(0, maxLength) + MARK.cutString(text.length - maxLength);
+}
+
 /** Key under which an object records how many of its keys were left out. */
 const TRUNCATED_KEYS_MARKER = '…';
 

@@ -1,4 +1,4 @@
-import { type CaptureContent, resolveChatTracingConfig } from '../instrumentation/chat/config.js';
+import { type CaptureContent, DEFAULT_MAX_ATTRIBUTE_LENGTH, resolveChatTracingConfig } from '../instrumentation/chat/config.js';
 import { reportTracingFailure } from './failures.js';
 
 /**
@@ -54,7 +54,7 @@ function fromEnvironment(): ResolvedContentOptions {
   } catch (error) {
     // A malformed variable is reported by register(); ops must not start throwing because of it.
     reportTracingFailure('content-settings', error);
-    return { captureInput: true, captureOutput: true, redactContent: undefined, maxAttributeLength: 262_144 };
+    return { captureInput: true, captureOutput: true, redactContent: undefined, maxAttributeLength: DEFAULT_MAX_ATTRIBUTE_LENGTH };
   }
 }
 

@@ -1,6 +1,7 @@
 import { type Attributes, type Context, context, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ATTR } from './attributes.js';
 import { inputsValue, outputValue } from './content.js';
+import { scrubSecrets } from '../secrets.js';
 import { reportTracingFailure } from './failures.js';
 import { type ContentOptions, resolveContentOptions } from './settings.js';
 import { type SpanState, trackSpan } from './span-state.js';
@@ -66,9 +67,12 @@ export function succeed(call: ActiveCall, output: unknown): void {
 /** Records an error (ERROR status with its message, and an `exception` event) and ends the span. Never throws. */
 export function fail(call: ActiveCall, error: unknown): void {
   try {
+    // An error may quote a secret (an SDK's 401 can repeat the key): record its text without any that weft knows.
     const isError = error instanceof Error;
-    call.span.recordException(isError ? error : { name: 'non-Error thrown', message: String(error) });
-    call.span.setStatus({ code: SpanStatusCode.ERROR, message: isError ? error.message : String(error) });
+    const message = scrubSecrets(isError ? error.message : String(error));
+    const stack = isError && error.stack ? scrubSecrets(error.stack) : undefined;
+    call.span.recordException({ name: isError ? error.name : 'non-Error thrown', message, ...(stack ? { stack } : {}) });
+    call.span.setStatus({ code: SpanStatusCode.ERROR, message });
   } catch (failure) {
     reportTracingFailure('error', failure);
   }

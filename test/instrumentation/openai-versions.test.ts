@@ -104,28 +104,23 @@ for (const { name, make } of majors) {
 }
 
 describe('structured output parsing', () => {
-  it('is traced as one span in openai 4 (beta.chat.completions.parse)', async () => {
-    h.server.reply({ ...HELLO, choices: [{ content: '{"a":1}', finishReason: 'stop' }] });
-    const completion = await v4().beta.chat.completions.parse({
-      model: 'gpt-4o-mini',
-      messages: USER_HI,
-      response_format: { type: 'json_schema', json_schema: { name: 'a', schema: { type: 'object' } } },
+  const body = {
+    model: 'gpt-4o-mini',
+    messages: USER_HI,
+    response_format: { type: 'json_schema' as const, json_schema: { name: 'a', schema: { type: 'object' } } },
+  };
+  const parsers = [
+    { name: 'openai 4 (beta.chat.completions.parse)', parse: () => v4().beta.chat.completions.parse(body) },
+    { name: 'openai 6 (chat.completions.parse)', parse: () => v6().chat.completions.parse(body) },
+  ];
+  for (const { name, parse } of parsers) {
+    it(`is traced as one span in ${name}`, async () => {
+      h.server.reply({ ...HELLO, choices: [{ content: '{"a":1}', finishReason: 'stop' }] });
+      const completion = await parse();
+      expect(completion.choices[0]?.message.parsed).toEqual({ a: 1 });
+      const spans = await h.spans(1);
+      expect(spans).toHaveLength(1);
+      expect(spans[0]?.attributes['gen_ai.output.type']).toBe('json');
     });
-    expect(completion.choices[0]?.message.parsed).toEqual({ a: 1 });
-    const spans = await h.spans(1);
-    expect(spans).toHaveLength(1);
-  });
-
-  it('is traced as one span in openai 6 (chat.completions.parse)', async () => {
-    h.server.reply({ ...HELLO, choices: [{ content: '{"a":1}', finishReason: 'stop' }] });
-    const completion = await v6().chat.completions.parse({
-      model: 'gpt-4o-mini',
-      messages: USER_HI,
-      response_format: { type: 'json_schema', json_schema: { name: 'a', schema: { type: 'object' } } },
-    });
-    expect(completion.choices[0]?.message.parsed).toEqual({ a: 1 });
-    const spans = await h.spans(1);
-    expect(spans).toHaveLength(1);
-    expect(spans[0]?.attributes['gen_ai.output.type']).toBe('json');
-  });
+  }
 });

@@ -6,6 +6,7 @@ import { ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK } from './semconv.js';
 import { observedIterator, passThrough } from './observed-iterator.js';
 import { ChatStreamAccumulator } from './stream-accumulator.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest } from './types.js';
+import { scrubSecrets } from '../../secrets.js';
 
 /**
  * One traced chat call, handed to a {@link ChatResultSettler} so a caller with its own result type (an SDK's
@@ -64,7 +65,6 @@ export class ChatCallRecorder implements ChatCall {
     private readonly config: ResolvedChatTracingConfig,
     /** Whether weft added `include_usage`, and so must hide its effects from the caller. */
     private readonly hideUsage: boolean,
-    private readonly secrets: readonly string[],
   ) {}
 
   get ended(): boolean {
@@ -92,8 +92,8 @@ export class ChatCallRecorder implements ChatCall {
     this.guard('error', () => {
       this.recordStreamSoFar();
       this.span.setAttributes(chatErrorAttributes(error));
-      const message = this.scrub(error instanceof Error ? error.message : String(error));
-      const stack = error instanceof Error && error.stack ? this.scrub(error.stack) : undefined;
+      const message = scrubSecrets(error instanceof Error ? error.message : String(error));
+      const stack = error instanceof Error && error.stack ? scrubSecrets(error.stack) : undefined;
       this.span.recordException({ name: errorType(error), message, stack });
       this.span.setStatus({ code: SpanStatusCode.ERROR, message });
     });
@@ -188,12 +188,6 @@ export class ChatCallRecorder implements ChatCall {
       this.span.setAttribute(ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK, (this.firstChunkAt - this.startedAt) / 1000);
     }
     if (this.accumulator) this.span.setAttributes(chatResponseAttributes(this.accumulator.toCompletion(), this.config));
-  }
-
-  private scrub(text: string): string {
-    let out = text;
-    for (const secret of this.secrets) out = out.split(secret).join('[REDACTED]');
-    return out;
   }
 
   private guard(kind: string, fn: () => void): void {

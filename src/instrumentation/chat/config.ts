@@ -72,7 +72,8 @@ export const CHAT_TRACING_ENV = {
 } as const;
 
 const DEFAULT_MAX_MESSAGE_LENGTH = 32_768;
-const DEFAULT_MAX_ATTRIBUTE_LENGTH = 262_144;
+/** Default of {@link ChatTracingConfig.maxAttributeLength}, also the default of weft's own spans. */
+export const DEFAULT_MAX_ATTRIBUTE_LENGTH = 262_144;
 /** Below this a message cannot hold even its structure and the truncation marker. */
 const MIN_LENGTH = 256;
 

@@ -10,18 +10,7 @@ export {
   type ChatTracingConfig,
   type ContentRedactor,
   type ResolvedChatTracingConfig,
-  CHAT_TRACING_ENV,
   resolveChatTracingConfig,
 } from './config.js';
-export {
-  chatErrorAttributes,
-  chatRequestAttributes,
-  chatResponseAttributes,
-  chatSpanName,
-  chatUsageAttributes,
-  errorType,
-} from './attributes.js';
-export { type ChatServer, chatServer } from './server.js';
-export { ChatStreamAccumulator } from './stream-accumulator.js';
-export { internalErrorCount, reportInternalError } from './report.js';
+export { reportInternalError } from './report.js';
 export type * from './types.js';

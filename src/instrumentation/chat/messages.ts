@@ -18,7 +18,7 @@ import type {
  */
 
 /** Maps an OpenAI finish reason to the semconv enum (`stop`, `length`, `content_filter`, `tool_call`, `error`). */
-export function toGenAIFinishReason(reason: string | null | undefined): string {
+function toGenAIFinishReason(reason: string | null | undefined): string {
   switch (reason) {
     case 'tool_calls':
     case 'function_call':
@@ -78,11 +78,9 @@ export function splitSystemInstructions(messages: GenAIMessage[]): { instruction
   return { instructions, conversation: i === 0 ? messages : messages.slice(i) };
 }
 
-/** One semconv output message per choice, ordered by the choice's index. */
-export function toOutputMessages(choices: readonly ChatChoice[] | undefined): GenAIOutputMessage[] {
-  if (!Array.isArray(choices)) return [];
-  const sorted = [...(choices as readonly ChatChoice[])].sort((a, b) => (a?.index ?? 0) - (b?.index ?? 0));
-  return sorted.map((choice) => toOutputMessage(choice?.message, choice?.finish_reason));
+/** One semconv output message per choice, in the order given (the caller orders them by index). */
+export function toOutputMessages(choices: readonly ChatChoice[]): GenAIOutputMessage[] {
+  return choices.map((choice) => toOutputMessage(choice?.message, choice?.finish_reason));
 }
 
 function toOutputMessage(message: ChatResponseMessage | undefined, finishReason: string | null | undefined): GenAIOutputMessage {
@@ -211,7 +209,7 @@ function toolCallPart(id: string | undefined, name: unknown, args: unknown): Gen
 }
 
 /** Semconv expects tool arguments as an object: parse JSON text when it is valid, else keep the text. */
-export function parseArguments(args: unknown): unknown {
+function parseArguments(args: unknown): unknown {
   if (typeof args !== 'string') return args;
   const trimmed = args.trim();
   if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return args;

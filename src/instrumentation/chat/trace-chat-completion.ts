@@ -6,6 +6,7 @@ import { reportInternalError } from './report.js';
 import * as semconv from './semconv.js';
 import { chatServer } from './server.js';
 import type { ChatCompletionRequest } from './types.js';
+import { rememberSecret } from '../../secrets.js';
 
 /**
  * Reports how a call's result ended to its {@link ChatCall}, and returns what the caller gets back. It must
@@ -160,8 +161,8 @@ function startChatCall<T>(
     }
     const hideUsage = config.requestStreamUsage && request.stream === true && request.stream_options?.include_usage !== true;
     const sent = hideUsage ? { ...request, stream_options: { ...request.stream_options, include_usage: true } } : request;
-    const secrets = (options.secrets ?? []).filter((s): s is string => typeof s === 'string' && s.length >= 8);
-    return new ChatCallRecorder(span, trace.setSpan(parent, span), sent, config, hideUsage, secrets);
+    for (const secret of options.secrets ?? []) rememberSecret(secret);
+    return new ChatCallRecorder(span, trace.setSpan(parent, span), sent, config, hideUsage);
   } catch (error) {
     span.end();
     throw error;

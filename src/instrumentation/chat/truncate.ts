@@ -11,7 +11,7 @@ const MARKER_ROOM = 32;
 const MIN_ITEM_LENGTH = 128;
 
 /** The text put where content was cut. */
-export function truncationMarker(removedChars: number): string {
+function truncationMarker(removedChars: number): string {
   return `…[truncated ${removedChars} chars]`;
 }
 
@@ -64,10 +64,10 @@ function shareCap(encoded: readonly string[], limit: number): number {
 }
 
 /** JSON of one item, at most `limit` characters. */
-export function encodeItem(item: unknown, limit: number): string {
+function encodeItem(item: unknown, limit: number): string {
   const json = JSON.stringify(item) ?? 'null';
   if (json.length <= limit) return json;
-  return cutItem(item, json.length, limit);
+  return cutItem(json, limit);
 }
 
 interface Leaf {
@@ -76,23 +76,24 @@ interface Leaf {
   value: string;
 }
 
-function cutItem(item: unknown, length: number, limit: number): string {
-  const original: unknown = JSON.parse(JSON.stringify(item));
+/** `json` (an item's JSON, longer than `limit`) with its longest texts cut until it fits. */
+function cutItem(json: string, limit: number): string {
+  const original: unknown = JSON.parse(json);
   const lengths = collectLeaves(original).map((leaf) => leaf.value.length);
   if (lengths.length > 0) {
-    let cap = capFor(lengths, length - limit + lengths.length * MARKER_ROOM);
+    let cap = capFor(lengths, json.length - limit + lengths.length * MARKER_ROOM);
     // Escapes make JSON longer than the text: measure, and lower the cap by what is still over.
     for (let attempt = 0; attempt < 20 && cap >= 0; attempt++) {
-      const copy: unknown = JSON.parse(JSON.stringify(original));
+      const copy: unknown = JSON.parse(json);
       let cut = 0;
       for (const leaf of collectLeaves(copy)) {
         if (leaf.value.length <= cap) continue;
         setLeaf(leaf, cutText(leaf.value, cap));
         cut += 1;
       }
-      const json = JSON.stringify(copy);
-      if (json.length <= limit) return json;
-      cap -= Math.max(1, Math.ceil((json.length - limit) / Math.max(1, cut)));
+      const cutJson = JSON.stringify(copy);
+      if (cutJson.length <= limit) return cutJson;
+      cap -= Math.max(1, Math.ceil((cutJson.length - limit) / Math.max(1, cut)));
     }
   }
   return fallback(original, limit);
@@ -137,7 +138,7 @@ function capFor(lengths: readonly number[], toRemove: number): number {
 }
 
 /** Cuts text to `keep` characters (not splitting a surrogate pair) and marks the cut. */
-export function cutText(text: string, keep: number): string {
+function cutText(text: string, keep: number): string {
   let end = Math.max(0, Math.min(keep, text.length));
   const code = text.charCodeAt(end - 1);
   if (end > 0 && code >= 0xd800 && code <= 0xdbff) end -= 1;

@@ -5,4 +5,3 @@ export {
 } from './instrumentation.js';
 export { instrumentOpenAI, sharedOpenAIInstrumentation, weftInstrumentations } from './instrument-openai.js';
 export type { OpenAIInstrumentationConfig } from './types.js';
-export { settleApiPromise } from './api-promise.js';

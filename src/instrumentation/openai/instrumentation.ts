@@ -3,7 +3,7 @@ import { debug, reportOnce } from '../../diagnostics.js';
 import { VERSION } from '../../version.js';
 import { type ResolvedChatTracingConfig, reportInternalError, resolveChatTracingConfig } from '../chat/index.js';
 import { type CompletionsPrototype, findCompletionsPrototype } from './module-shape.js';
-import { type PatchHost, tracedCompletionsMethod } from './patch-completions.js';
+import { type Method, type PatchHost, tracedCompletionsMethod } from './patch-completions.js';
 import type { OpenAIInstrumentationConfig } from './types.js';
 
 /** The instrumentation scope of the spans this instrumentation makes. */
@@ -15,7 +15,6 @@ export const SUPPORTED_OPENAI_VERSIONS = ['>=4.0.0 <8'];
 const WEFT_WRAPPER = Symbol.for('weft.openai.wrapper');
 const PATCHED_METHODS = ['create', 'parse'] as const;
 
-type Method = (this: unknown, ...args: unknown[]) => unknown;
 interface PatchedMethod {
   name: (typeof PATCHED_METHODS)[number];
   original: Method;

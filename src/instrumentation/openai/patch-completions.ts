@@ -18,7 +18,8 @@ export interface PatchHost {
   chatConfig(): ResolvedChatTracingConfig;
 }
 
-type Method = (this: unknown, ...args: unknown[]) => unknown;
+/** A patched method of `Completions.prototype`, and its wrapper. */
+export type Method = (this: unknown, ...args: unknown[]) => unknown;
 
 interface ClientShape {
   baseURL?: unknown;
