@@ -1,5 +1,6 @@
 import { type DiagLogger, DiagLogLevel, diag } from '@opentelemetry/api';
 import { ENV } from './config/index.js';
+import { scrubSecrets } from './secrets.js';
 
 const LEVELS: Record<string, DiagLogLevel> = {
   none: DiagLogLevel.NONE,
@@ -31,7 +32,9 @@ const reported = shared[REPORTED_KEY];
  * the same kind are logged at debug level only, so a dead backend does not flood the app's logs.
  * Messages must never contain a secret: callers pass descriptions, never headers or options.
  */
-export function reportOnce(kind: string, message: string): void {
+export function reportOnce(kind: string, text: string): void {
+  // Messages can carry a server's or an error's own words: never let them carry a key into a log line.
+  const message = scrubSecrets(text);
   if (reported.has(kind)) {
     logger.debug(message);
     return;
@@ -42,5 +45,5 @@ export function reportOnce(kind: string, message: string): void {
 
 /** Logs a debug line through weft's component logger. */
 export function debug(message: string): void {
-  logger.debug(message);
+  logger.debug(scrubSecrets(message));
 }

@@ -8,6 +8,7 @@ import { WeftContextSpanProcessor } from '../tracing/index.js';
 import { setWeftTracerProvider } from '../tracing/tracer.js';
 import { resolveConnection } from '../config/index.js';
 import { diagLevelFromEnv, reportOnce } from '../diagnostics.js';
+import { rememberSecret } from '../secrets.js';
 import type { ExportStats } from './export-stats.js';
 import { installExitHooks } from './exit-hooks.js';
 import type { RegisterOptions } from './options.js';
@@ -83,6 +84,7 @@ export function register(options: RegisterOptions = {}): WeftHandle {
 
   // Validate everything before anything global changes.
   const connection = resolveConnection(options);
+  rememberSecret(connection.apiKey);
   const exporting = exportPipeline(connection, options);
   const routing = routingAttributes(connection.project);
   const serviceName = options.serviceName ?? process.env.OTEL_SERVICE_NAME;

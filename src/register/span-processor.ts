@@ -88,9 +88,7 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
     },
     (rejected, message) => {
       stats.spansDropped += rejected;
-      // The message is the server's own text: never let it carry the key into a log line.
-      const said = connection.apiKey ? message.split(connection.apiKey).join('[REDACTED]') : message;
-      reportOnce('export-partial', `${host} refused ${rejected} span(s): ${said.slice(0, 300)}`);
+      reportOnce('export-partial', `${host} refused ${rejected} span(s): ${message.slice(0, 300)}`);
     },
   );
   const exporter = new ResilientExporter(otlp, stats, host, batch.maxRetrySpans, hint);

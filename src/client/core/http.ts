@@ -72,6 +72,7 @@ import {
 import { type QueryParams, buildUrl } from './url.js';
 import { DEFAULT_USER_AGENT } from './version.js';
 import { LazyAgent, loadUndici } from './undici.js';
+import { rememberSecret } from '../../secrets.js';
 import { AttemptGuard, GuardedBody, firstHeader, isJsonContentType, readErrorBody, wasNeverSent } from './attempt.js';
 
 /** HTTP methods the services use. */
@@ -196,6 +197,8 @@ export class HttpCore {
     this.backoff = options.backoff ?? {};
     this.onRetry = options.onRetry;
     this.secrets = options.apiKey ? [options.apiKey] : [];
+    // So that a span of an op that sees one of this client's errors cannot record the key either.
+    rememberSecret(options.apiKey);
     this.defaultHeaders = { 'user-agent': options.userAgent ?? DEFAULT_USER_AGENT, accept: 'application/json' };
     if (options.apiKey) this.defaultHeaders.authorization = `Bearer ${options.apiKey}`;
     for (const [name, value] of Object.entries(options.headers ?? {})) this.defaultHeaders[name.toLowerCase()] = value;

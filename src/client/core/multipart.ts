@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
+import type { BinaryBody } from './body.js';
 
 /** File content for a multipart part: bytes, a Blob (e.g. from `fs.openAsBlob`), or a stream of bytes. */
-export type FileContent = Uint8Array | ArrayBuffer | Blob | Readable | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+export type FileContent = BinaryBody;
 
 interface Part {
   name: string;

@@ -35,11 +35,17 @@ export function encodePath(strings: TemplateStringsArray, ...values: ReadonlyArr
   return out;
 }
 
-/** Percent-encodes one path segment; `.` and `..` are encoded too, so they cannot climb the path. */
-export function encodeSegment(value: string | number): string {
+/**
+ * Percent-encodes one path segment: ids may look like paths (`OpenPipe/Qwen3-14B-Instruct`), so every reserved
+ * character is encoded and the id stays one segment. Empty ids, `.` and `..` are refused, naming `name` when given.
+ */
+export function encodeSegment(value: string | number, name?: string): string {
+  const what = name ? `\`${name}\`` : 'a path parameter (an id or name in the URL)';
+  if ((typeof value !== 'string' && typeof value !== 'number') || value === '') {
+    throw new TypeError(`weft: ${what} must be a non-empty string, got ${JSON.stringify(value)}.`);
+  }
   const text = String(value);
-  if (text === '') throw new TypeError('weft: a path parameter (an id or name in the URL) must not be empty.');
   // URL parsing resolves `.` and `..` even when percent-encoded, so such an id would address another resource.
-  if (text === '.' || text === '..') throw new TypeError(`weft: a path parameter (an id or name in the URL) cannot be "${text}".`);
+  if (text === '.' || text === '..') throw new TypeError(`weft: ${what} cannot be "${text}": a URL would read it as a relative path.`);
   return encodeURIComponent(text);
 }

@@ -1,6 +1,6 @@
 import type { CallOptions, HttpCore } from '../core/http.js';
 import { paginate } from './paginate.js';
-import { pathSegment } from './path-segment.js';
+import { encodeSegment } from '../core/url.js';
 import type {
   Checkpoint,
   CheckpointListParams,
@@ -57,5 +57,5 @@ export class Checkpoints {
 }
 
 function checkpointsPath(modelId: string): string {
-  return `/preview/models/${pathSegment(modelId, 'modelId')}/checkpoints`;
+  return `/preview/models/${encodeSegment(modelId, 'modelId')}/checkpoints`;
 }

@@ -1,6 +1,6 @@
 import type { CallOptions, HttpCore } from '../core/http.js';
 import { paginate } from './paginate.js';
-import { pathSegment } from './path-segment.js';
+import { encodeSegment } from '../core/url.js';
 import type { EventListParams, TrainingJobEvent } from './types/events.js';
 import type { Paginated } from './types/pagination.js';
 
@@ -38,5 +38,5 @@ export class JobEvents {
 
 /** The events path of a job, encoded. */
 export function eventsPath(jobId: string): string {
-  return `/preview/training-jobs/${pathSegment(jobId, 'jobId')}/events`;
+  return `/preview/training-jobs/${encodeSegment(jobId, 'jobId')}/events`;
 }

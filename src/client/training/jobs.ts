@@ -1,6 +1,6 @@
 import type { CallOptions, HttpCore } from '../core/http.js';
 import { JobEvents, eventsPath } from './events.js';
-import { pathSegment } from './path-segment.js';
+import { encodeSegment } from '../core/url.js';
 import type { CreateRlJobParams, CreateSftJobParams, TrainingJob } from './types/jobs.js';
 import { type WatchJobOptions, type WatchJobOutcome, watchJob } from './watch-job.js';
 
@@ -40,7 +40,7 @@ export class TrainingJobs {
 
   /** Reads a job (`GET /preview/training-jobs/{training_job_id}`). */
   async get(jobId: string, options: CallOptions = {}): Promise<TrainingJob> {
-    return this.core.request<TrainingJob>({ ...options, method: 'GET', path: `/preview/training-jobs/${pathSegment(jobId, 'jobId')}` });
+    return this.core.request<TrainingJob>({ ...options, method: 'GET', path: `/preview/training-jobs/${encodeSegment(jobId, 'jobId')}` });
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { CallOptions, HttpCore } from '../core/http.js';
 import { Checkpoints } from './checkpoints.js';
-import { pathSegment } from './path-segment.js';
+import { encodeSegment } from '../core/url.js';
 import type { DeleteModelResponse, ModelCreateParams, TrainingModel } from './types/models.js';
 import type { LogParams } from './types/trajectories.js';
 
@@ -33,7 +33,7 @@ export class TrainingModels {
     return this.core.request<DeleteModelResponse>({
       ...options,
       method: 'DELETE',
-      path: `/preview/models/${pathSegment(modelId, 'modelId')}`,
+      path: `/preview/models/${encodeSegment(modelId, 'modelId')}`,
     });
   }
 
@@ -45,7 +45,7 @@ export class TrainingModels {
     return this.core.request<unknown>({
       ...options,
       method: 'POST',
-      path: `/preview/models/${pathSegment(modelId, 'modelId')}/log`,
+      path: `/preview/models/${encodeSegment(modelId, 'modelId')}/log`,
       body: params,
       idempotent: false,
     });
