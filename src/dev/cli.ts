@@ -12,7 +12,8 @@ Options:
   --port N         port to listen on (default ${DEFAULT_DEV_PORT}; 0 picks a free port)
   --host H         interface to listen on (default ${DEFAULT_DEV_HOST})
   --data FILE      keep trace and training data in FILE (append-only JSONL, replayed on start); default: memory only
-  --api-key K      require "Authorization: Bearer K" on every request (default: any key is accepted)
+  --api-key K      require "Authorization: Bearer K" on every request (default: any key is accepted);
+                   env WEFT_DEV_API_KEY does the same without putting the key on the command line
   --max-traces N   keep at most N traces, evicting the oldest (default 10000)
   -h, --help       show this help
 `;
@@ -71,9 +72,10 @@ export async function runDevCommand(argv: string[], io: CommandIo = defaultIo): 
     io.out(DEV_USAGE);
     return undefined;
   }
-  const apiKey = values['api-key'] as string | undefined;
+  // The environment keeps the key out of `ps` and shell history; the flag wins when both are given.
+  const apiKey = (values['api-key'] as string | undefined) ?? (process.env.WEFT_DEV_API_KEY || undefined);
   if (apiKey !== undefined && (apiKey === '' || /\s/.test(apiKey))) {
-    throw new UsageError('--api-key must be a single token without spaces.');
+    throw new UsageError('--api-key (or WEFT_DEV_API_KEY) must be a single token without spaces.');
   }
   const service = await startDevService({
     port: integerOption(values.port as string | undefined, '--port', 0, 65535),

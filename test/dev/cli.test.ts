@@ -39,6 +39,21 @@ describe('the weft command', () => {
     expect(result.stdout + result.stderr).not.toContain('sekret-42');
   });
 
+  it('takes the key from WEFT_DEV_API_KEY too, keeping it off the command line', async () => {
+    const { running, url } = await startDev(['--port', '0'], { WEFT_DEV_API_KEY: 'sekret-from-env' });
+    const denied = await fetch(`${url}/calls/query_stats`, { method: 'POST', body: '{"project_id":"a/b"}' });
+    const allowed = await fetch(`${url}/calls/query_stats`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sekret-from-env', 'content-type': 'application/json' },
+      body: '{"project_id":"a/b"}',
+    });
+    running.child.kill('SIGTERM');
+    const result = await running.exited;
+    expect([denied.status, allowed.status]).toEqual([401, 200]);
+    expect(result.stdout).toContain('Bearer key required');
+    expect(result.stdout + result.stderr).not.toContain('sekret-from-env');
+  });
+
   it('explains a bad flag value and exits 2', async () => {
     const result = await runNode([CLI, 'dev', '--port', 'eighty']);
     expect(result.code).toBe(2);
@@ -59,8 +74,8 @@ describe('the weft command', () => {
 });
 
 /** Starts the command and resolves with its base URL once it has printed its banner. */
-async function startDev(args: string[]) {
-  const running = startNode([CLI, 'dev', ...args]);
+async function startDev(args: string[], env: Record<string, string> = {}) {
+  const running = startNode([CLI, 'dev', ...args], env);
   let out = '';
   running.child.stdout?.on('data', (c: Buffer) => {
     out += c.toString();
