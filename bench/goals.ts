@@ -1,4 +1,4 @@
-import { bestPeer, figuresFor, OPENAI_PACKAGES, type PerCallResult } from './percall.js';
+import { bestPeer, figuresFor, OPENAI_PACKAGES, type PerCallResult, TRANSPORTS } from './percall.js';
 import { fmt, median, ratio } from './lib/stats.js';
 import { printTable } from './lib/table.js';
 import type { ThroughputRun } from './throughput.js';
@@ -14,14 +14,15 @@ const OVERHEAD_GOAL = 0.25;
 
 function perCallGoals(perCall: PerCallResult): GoalCheck[] {
   const checks: GoalCheck[] = [];
-  for (const openai of OPENAI_PACKAGES) {
-    const runs = perCall.runs.filter((r) => r.openai === openai);
+  for (const [transport, openai] of TRANSPORTS.flatMap((t) => OPENAI_PACKAGES.map((o) => [t, o] as const))) {
+    const runs = perCall.runs.filter((r) => r.openai === openai && r.transport === transport);
+    if (runs.length === 0) continue;
     for (const mode of ['plain', 'stream'] as const) {
       const figures = figuresFor(runs, mode);
       const weft = figures.get('weft');
       for (const key of ['added', 'addedCpu'] as const) {
         const best = bestPeer(figures, key);
-        const what = `${openai} ${mode === 'plain' ? 'non-streaming' : 'streaming'} ${key === 'added' ? 'wall' : 'CPU'} overhead ≤ ${OVERHEAD_GOAL}× best peer`;
+        const what = `${transport}: ${openai} ${mode === 'plain' ? 'non-streaming' : 'streaming'} ${key === 'added' ? 'wall' : 'CPU'} overhead ≤ ${OVERHEAD_GOAL}× best peer`;
         if (!weft?.status.startsWith('ok') || !Number.isFinite(best)) {
           checks.push({ goal: what, measured: weft?.status.startsWith('ok') ? 'no peer exported spans' : `weft ${weft?.status ?? 'not run'}`, verdict: 'UNKNOWN' });
           continue;
@@ -42,9 +43,10 @@ function perCallGoals(perCall: PerCallResult): GoalCheck[] {
 
 function firstChunkGoals(perCall: PerCallResult): GoalCheck[] {
   return OPENAI_PACKAGES.map((openai) => {
-    const runs = perCall.runs.filter((r) => r.openai === openai && r.status === 'ok' && r.stream);
+    const loopback = perCall.runs.filter((r) => r.openai === openai && r.transport === 'loopback');
+    const runs = loopback.filter((r) => r.status === 'ok' && r.stream);
     const weft = figuresFor(
-      perCall.runs.filter((r) => r.openai === openai),
+      loopback,
       'stream',
     ).get('weft');
     const goal = `${openai}: no added time to first chunk beyond noise`;

@@ -5,13 +5,15 @@ import { fmt, median, percentile, ratio } from './lib/stats.js';
 import { printTable } from './lib/table.js';
 
 /** Configurations, in print order; `none` is the uninstrumented baseline. */
-export const CONFIGS = ['none', 'floor', 'weft', 'otel', 'arize', 'traceloop'] as const;
+export const CONFIGS = ['none', 'context', 'floor', 'weft', 'weft-lean', 'otel', 'arize', 'traceloop'] as const;
 export type Config = (typeof CONFIGS)[number];
 const PEERS: readonly Config[] = ['otel', 'arize', 'traceloop'];
 const LABEL: Record<Config, string> = {
   none: 'uninstrumented',
+  context: 'no spans, a context manager on (not a peer)',
   floor: 'floor: a bare span around each call (not a peer)',
   weft: 'weft',
+  'weft-lean': 'weft, no content, no stream usage (not a peer)',
   otel: '@opentelemetry/instrumentation-openai',
   arize: '@arizeai/openinference-instrumentation-openai',
   traceloop: '@traceloop/instrumentation-openai',
@@ -20,10 +22,26 @@ const LABEL: Record<Config, string> = {
 /** `openai` is the newest major (7.x); `openai-v6` is 6.x under an npm alias. */
 export const OPENAI_PACKAGES = ['openai', 'openai-v6'] as const;
 
-export interface PerCallOptions {
-  rounds: number;
+/**
+ * How the client reaches the chat server. `loopback`: real sockets to the loopback server, the whole cost a
+ * service pays. `memory`: the same bytes from an in-process fetch; without the network's many async resources
+ * (each of which pays Node 20's async-hooks cost once a context manager is active) and its scheduling noise, what
+ * is left is each instrumentation's own work.
+ */
+export const TRANSPORTS = ['loopback', 'memory'] as const;
+export type Transport = (typeof TRANSPORTS)[number];
+const TRANSPORT_LABEL: Record<Transport, string> = { loopback: 'loopback sockets', memory: 'in-memory fetch' };
+
+/** Warm-up and timed calls per mode, in one child. */
+export interface CallCounts {
   warmup: number;
   calls: number;
+}
+
+export interface PerCallOptions {
+  rounds: number;
+  /** Per transport: an in-memory call is about ten times quicker, so it takes more calls to reach a steady state. */
+  counts: Record<Transport, CallCounts>;
   /** Configurations to run; default all. */
   only?: readonly Config[];
 }
@@ -46,6 +64,7 @@ interface ChildReport {
 /** One child run, as written to the JSON file. */
 export interface PerCallRun {
   openai: string;
+  transport: Transport;
   config: Config;
   round: number;
   status: 'ok' | 'broken' | 'lost' | 'failed';
@@ -57,6 +76,15 @@ export interface PerCallRun {
   stream?: ModeSummary;
 }
 
+/** The distribution of one child's per-call times, in microseconds. */
+interface Spread {
+  p10: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
 interface ModeSummary {
   medianWallUs: number;
   p90WallUs: number;
@@ -64,14 +92,18 @@ interface ModeSummary {
   cpuUsPerCall: number;
   chunksPerCall: number;
   flushMs: number;
-  /** Every call's wall-clock time, in microseconds (rounded). */
-  wallUs: number[];
-  firstChunkUs: number[];
+  /** Percentiles rather than every call: tens of thousands of timings per run would make the file megabytes. */
+  wallSpreadUs: Spread;
+  /** Absent for non-streamed calls. */
+  firstChunkSpreadUs?: Spread;
+}
+
+function spread(ns: readonly number[]): Spread {
+  const at = (p: number) => Math.round(percentile(ns, p) / 100) / 10;
+  return { p10: at(10), p50: at(50), p90: at(90), p99: at(99), max: at(100) };
 }
 
 function summarise(run: ModeRun, calls: number): ModeSummary {
-  const wallUs = run.wallNs.map((n) => Math.round(n / 1000));
-  const firstChunkUs = run.firstChunkNs.map((n) => Math.round(n / 1000));
   return {
     medianWallUs: median(run.wallNs) / 1000,
     p90WallUs: percentile(run.wallNs, 90) / 1000,
@@ -79,8 +111,8 @@ function summarise(run: ModeRun, calls: number): ModeSummary {
     cpuUsPerCall: run.cpuUs / calls,
     chunksPerCall: run.chunksPerCall,
     flushMs: run.flushNs / 1e6,
-    wallUs,
-    firstChunkUs: firstChunkUs.some((v) => v > 0) ? firstChunkUs : [],
+    wallSpreadUs: spread(run.wallNs),
+    ...(run.firstChunkNs.some((v) => v > 0) ? { firstChunkSpreadUs: spread(run.firstChunkNs) } : {}),
   };
 }
 
@@ -91,6 +123,7 @@ function orderFor(round: number): Config[] {
 }
 
 async function runOne(
+  transport: Transport,
   openai: string,
   config: Config,
   round: number,
@@ -102,20 +135,23 @@ async function runOne(
   const job = {
     config,
     openai,
+    transport,
     urls: { origin: sink.origin, tracesUrl: sink.tracesUrl },
     chatBaseURL: chat.baseURL,
-    warmup: opts.warmup,
-    calls: opts.calls,
+    warmup: opts.counts[transport].warmup,
+    calls: opts.counts[transport].calls,
   };
   const outcome = await runChild<ChildReport>('percall.cjs', job);
   const tally = sink.drain();
-  const expected = config === 'none' ? 0 : 2 * (opts.warmup + opts.calls);
+  const { warmup, calls } = opts.counts[transport];
+  const makesSpans = config !== 'none' && config !== 'context';
+  const expected = makesSpans ? 2 * (warmup + calls) : 0;
   const withModel = spansWithModel(tally.spans);
-  const base = { openai, config, round, spansExported: tally.spans.length, spansWithModel: withModel, spansExpected: expected };
+  const base = { openai, transport, config, round, spansExported: tally.spans.length, spansWithModel: withModel, spansExpected: expected };
   if (!outcome.ok) return { ...base, status: 'failed', detail: outcome.error };
-  const plain = summarise(outcome.value.plain, opts.calls);
-  const stream = summarise(outcome.value.stream, opts.calls);
-  if (config !== 'none' && tally.spans.length === 0) {
+  const plain = summarise(outcome.value.plain, calls);
+  const stream = summarise(outcome.value.stream, calls);
+  if (makesSpans && tally.spans.length === 0) {
     return { ...base, status: 'broken', detail: 'exported no spans', plain, stream };
   }
   if (withModel < expected) {
@@ -140,13 +176,16 @@ export async function benchPerCall(opts: PerCallOptions, chat: ChatServer, sink:
   const runs: PerCallRun[] = [];
   const gaveUp = new Set<string>();
   for (let round = 0; round < opts.rounds; round++) {
-    for (const openai of OPENAI_PACKAGES) {
-      for (const config of orderFor(round)) {
-        if (gaveUp.has(`${openai}/${config}`) || (opts.only && !opts.only.includes(config))) continue;
-        const run = await runOne(openai, config, round, opts, chat, sink);
-        runs.push(run);
-        if (run.status === 'broken' || run.status === 'failed') gaveUp.add(`${openai}/${config}`);
-        log(`  round ${round + 1}/${opts.rounds} ${openai} ${config}: ${run.status}${run.detail ? ` (${run.detail})` : ''}`);
+    for (const transport of TRANSPORTS) {
+      for (const openai of OPENAI_PACKAGES) {
+        for (const config of orderFor(round)) {
+          const key = `${transport}/${openai}/${config}`;
+          if (gaveUp.has(key) || (opts.only && !opts.only.includes(config))) continue;
+          const run = await runOne(transport, openai, config, round, opts, chat, sink);
+          runs.push(run);
+          if (run.status === 'broken' || run.status === 'failed') gaveUp.add(key);
+          log(`  round ${round + 1}/${opts.rounds} ${transport} ${openai} ${config}: ${run.status}${run.detail ? ` (${run.detail})` : ''}`);
+        }
       }
     }
   }
@@ -208,16 +247,18 @@ export function bestPeer(figures: Map<Config, ConfigFigures>, key: 'added' | 'ad
 
 /** Prints one table per `openai` package and mode, and the time-to-first-chunk table. */
 export function printPerCall(result: PerCallResult): void {
-  for (const openai of OPENAI_PACKAGES) {
-    const runs = result.runs.filter((r) => r.openai === openai);
+  for (const [transport, openai] of TRANSPORTS.flatMap((t) => OPENAI_PACKAGES.map((o) => [t, o] as const))) {
+    const runs = result.runs.filter((r) => r.openai === openai && r.transport === transport);
+    if (runs.length === 0) continue;
     for (const mode of ['plain', 'stream'] as const) {
       const figures = figuresFor(runs, mode);
       const bestWall = bestPeer(figures, 'added');
       const bestCpu = bestPeer(figures, 'addedCpu');
       const notes = [
         'CPU = the child process over the timed calls plus the flush that exports their spans, per call.',
-        'weft, arize and traceloop record message content on the span; @opentelemetry/instrumentation-openai by default',
-        'records none (it emits content as log events, and no log pipeline is set up), so it does less work per call.',
+        'weft, arize and traceloop record message content on the span, and weft asks streams for their usage;',
+        '@opentelemetry/instrumentation-openai by default records no content (it emits content as log events, and no',
+        'log pipeline is set up) and no stream usage. "weft, no content, no stream usage" records what it records.',
       ];
       if (mode === 'stream') notes.push('chunks = chunks the app saw per call; it must be the same for every configuration.');
       for (const c of CONFIGS) {
@@ -242,7 +283,7 @@ export function printPerCall(result: PerCallResult): void {
       });
       const what = mode === 'plain' ? 'non-streaming' : 'streaming, every chunk consumed';
       printTable(
-        `Per-call overhead: ${openai}@${result.versions[openai]}, ${what} (medians of ${result.options.rounds} rounds × ${result.options.calls} calls)`,
+        `Per-call overhead, ${TRANSPORT_LABEL[transport]}: ${openai}@${result.versions[openai]}, ${what} (medians of ${result.options.rounds} rounds × ${result.options.counts[transport].calls} calls)`,
         [
           'configuration',
           'wall µs/call',
@@ -261,18 +302,20 @@ export function printPerCall(result: PerCallResult): void {
   }
   const rows: string[][] = [];
   for (const openai of OPENAI_PACKAGES) {
+    // Over loopback sockets only: an in-memory reply arrives whole, so it has no first chunk worth timing.
+    const loopback = result.runs.filter((r) => r.transport === 'loopback');
     const figures = figuresFor(
-      result.runs.filter((r) => r.openai === openai),
+      loopback.filter((r) => r.openai === openai),
       'stream',
     );
-    for (const c of ['none', 'floor', 'weft'] as const) {
+    for (const c of ['none', 'context', 'floor', 'weft', 'weft-lean'] as const) {
       const f = figures.get(c);
       if (!f) continue;
-      const good = result.runs.filter((r) => r.openai === openai && r.config === c && r.status === 'ok' && r.stream);
-      const p90 = median(good.map((r) => percentile(r.stream!.firstChunkUs, 90)));
+      const good = loopback.filter((r) => r.openai === openai && r.config === c && r.status === 'ok' && r.stream);
+      const p90 = median(good.map((r) => r.stream!.firstChunkSpreadUs?.p90 ?? Number.NaN));
       rows.push([openai, LABEL[c], fmt(f.firstChunk, 1), fmt(p90, 1), c === 'none' ? '-' : fmt(f.addedFirstChunk, 1)]);
     }
   }
-  printTable('Time to first streamed chunk', ['openai', 'configuration', 'median µs', 'p90 µs', 'added µs'], rows);
+  printTable('Time to first streamed chunk (loopback sockets)', ['openai', 'configuration', 'median µs', 'p90 µs', 'added µs'], rows);
 }
 

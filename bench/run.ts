@@ -44,7 +44,10 @@ async function main(): Promise<void> {
   const sink = await startOtlpSink();
   try {
     log('per-call overhead…');
-    const perCallOptions = quick ? { rounds: 2, warmup: 50, calls: 200 } : { rounds: 4, warmup: 200, calls: 800 };
+    // Long warm-ups: each configuration is measured JIT-compiled, as in a service that has been up a while.
+    const perCallOptions = quick
+      ? { rounds: 2, counts: { loopback: { warmup: 50, calls: 200 }, memory: { warmup: 200, calls: 1000 } } }
+      : { rounds: 4, counts: { loopback: { warmup: 1500, calls: 1500 }, memory: { warmup: 4000, calls: 10_000 } } };
     const perCall = await benchPerCall({ ...perCallOptions, only }, chat, sink, log);
     printPerCall(perCall);
     if (perCallOnly) {
@@ -80,7 +83,7 @@ async function main(): Promise<void> {
     };
     const dir = fileURLToPath(new URL('./results/', import.meta.url));
     mkdirSync(dir, { recursive: true });
-    writeFileSync(`${dir}latest.json`, `${JSON.stringify(results)}\n`);
+    writeFileSync(`${dir}latest.json`, `${JSON.stringify(results, null, 1)}\n`);
     process.stdout.write(`\nraw runs: bench/results/latest.json (${results.elapsedSeconds.toFixed(0)} s)\n`);
   } finally {
     await chat.close();

@@ -4,11 +4,14 @@
 'use strict';
 
 const { setup } = require('./setups.cjs');
+const { memoryFetch } = require('./canned-chat.cjs');
 
 const job = JSON.parse(process.env.BENCH_JOB);
 const configured = setup(job.config, job.openai, job.urls);
 const OpenAI = configured.openai.default ?? configured.openai;
-const client = new OpenAI({ baseURL: job.chatBaseURL, apiKey: 'sk-bench-not-a-secret', maxRetries: 0 });
+// `memory`: the same replies from an in-process fetch, so what remains is each instrumentation's own work.
+const transport = job.transport === 'memory' ? { fetch: memoryFetch } : {};
+const client = new OpenAI({ baseURL: job.chatBaseURL, apiKey: 'sk-bench-not-a-secret', maxRetries: 0, ...transport });
 
 const messages = [
   { role: 'system', content: 'You are a terse assistant that answers benchmark questions in one sentence.' },
@@ -36,8 +39,16 @@ async function streamedCall() {
   return { wall: Number(t1 - t0), first: Number(first - t0), chunks };
 }
 
+// An in-memory call never waits for I/O, so back to back they would starve the event loop and every exporter
+// would drop spans it had no turn to send. One turn of the loop after each call, as a service has between
+// requests, costs every configuration the same.
+const yieldToLoop = job.transport === 'memory' ? () => new Promise((resolve) => setImmediate(resolve)) : async () => {};
+
 async function measure(call) {
-  for (let i = 0; i < job.warmup; i++) await call();
+  for (let i = 0; i < job.warmup; i++) {
+    await call();
+    await yieldToLoop();
+  }
   await configured.flush();
   const wall = new Float64Array(job.calls);
   const first = new Float64Array(job.calls);
@@ -46,6 +57,7 @@ async function measure(call) {
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < job.calls; i++) {
     const r = await call();
+    await yieldToLoop();
     wall[i] = r.wall;
     first[i] = r.first;
     chunks += r.chunks;

@@ -56,6 +56,28 @@ const setups = {
     return { openai, flush: () => handle.forceFlush(), shutdown: () => handle.shutdown(), handle };
   },
 
+  // Not a peer: no spans at all, only what register() and every peer's setup switch on first, an
+  // AsyncLocalStorage context manager in use. On Node 20 that alone puts an async hook on every promise.
+  context(_urls, openaiName) {
+    const { context, createContextKey } = require('@opentelemetry/api');
+    const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks');
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    // The first context.with() enables the storage's hooks for good, as the first traced call or export does.
+    context.with(context.active().setValue(createContextKey('bench'), true), () => {});
+    return { openai: require(openaiName), flush: async () => {}, shutdown: async () => {} };
+  },
+
+  // Not a peer: weft recording what @opentelemetry/instrumentation-openai records by default (no message content,
+  // no usage request on streams), to compare the instrumentation itself like for like.
+  'weft-lean'(urls, openaiName) {
+    const weft = require('weft');
+    const instrumentation = new weft.OpenAIInstrumentation({ captureContent: false, requestStreamUsage: false });
+    const handle = weft.register({ baseUrl: urls.origin, project: WEFT_PROJECT, instrumentations: [instrumentation] });
+    const openai = require(openaiName);
+    if (openaiName !== 'openai') instrumentation.manuallyInstrument(openai);
+    return { openai, flush: () => handle.forceFlush(), shutdown: () => handle.shutdown(), handle };
+  },
+
   // Not a peer: the least any OpenTelemetry instrumentation of `openai` does, written by hand. One active span
   // with the model around each call, ended when the response (for a stream, its last chunk) arrives; no content,
   // no usage. What a configuration adds beyond this floor is what its own instrumentation costs.
