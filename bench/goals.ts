@@ -1,4 +1,4 @@
-import { bestPeer, figuresFor, OPENAI_PACKAGES, type PerCallResult, TRANSPORTS } from './percall.js';
+import { bestPeer, figuresFor, OPENAI_PACKAGES, type PerCallResult, TRANSPORT_PACKAGES } from './percall.js';
 import { fmt, median, ratio } from './lib/stats.js';
 import { printTable } from './lib/table.js';
 import type { ThroughputRun } from './throughput.js';
@@ -14,7 +14,7 @@ const OVERHEAD_GOAL = 0.25;
 
 function perCallGoals(perCall: PerCallResult): GoalCheck[] {
   const checks: GoalCheck[] = [];
-  for (const [transport, openai] of TRANSPORTS.flatMap((t) => OPENAI_PACKAGES.map((o) => [t, o] as const))) {
+  for (const [transport, openai] of TRANSPORT_PACKAGES) {
     const runs = perCall.runs.filter((r) => r.openai === openai && r.transport === transport);
     if (runs.length === 0) continue;
     for (const mode of ['plain', 'stream'] as const) {

@@ -31,6 +31,8 @@ export const OPENAI_PACKAGES = ['openai', 'openai-v6'] as const;
 export const TRANSPORTS = ['loopback', 'memory'] as const;
 export type Transport = (typeof TRANSPORTS)[number];
 const TRANSPORT_LABEL: Record<Transport, string> = { loopback: 'loopback sockets', memory: 'in-memory fetch' };
+/** Every transport with every `openai` package, in print order. */
+export const TRANSPORT_PACKAGES = TRANSPORTS.flatMap((t) => OPENAI_PACKAGES.map((o) => [t, o] as const));
 
 /** Warm-up and timed calls per mode, in one child. */
 export interface CallCounts {
@@ -247,7 +249,7 @@ export function bestPeer(figures: Map<Config, ConfigFigures>, key: 'added' | 'ad
 
 /** Prints one table per `openai` package and mode, and the time-to-first-chunk table. */
 export function printPerCall(result: PerCallResult): void {
-  for (const [transport, openai] of TRANSPORTS.flatMap((t) => OPENAI_PACKAGES.map((o) => [t, o] as const))) {
+  for (const [transport, openai] of TRANSPORT_PACKAGES) {
     const runs = result.runs.filter((r) => r.openai === openai && r.transport === transport);
     if (runs.length === 0) continue;
     for (const mode of ['plain', 'stream'] as const) {
