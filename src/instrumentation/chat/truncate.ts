@@ -26,9 +26,6 @@ export function serializeWithinLimits(
   maxTotalLength: number,
   droppedMarker: (count: number) => unknown,
 ): string | undefined {
-  // The common case, messages far below both limits: one stringify of the whole array.
-  const whole = JSON.stringify(items);
-  if (whole.length <= maxItemLength && whole.length <= maxTotalLength) return whole;
   let encoded = items.map((item) => encodeItem(item, maxItemLength));
   if (totalLength(encoded) <= maxTotalLength) return `[${encoded.join(',')}]`;
 
