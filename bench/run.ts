@@ -51,7 +51,9 @@ async function main(): Promise<void> {
     const perCall = await benchPerCall({ ...perCallOptions, only }, chat, sink, log);
     printPerCall(perCall);
     if (perCallOnly) {
-      checkGoals(perCall, undefined);
+      const goals = checkGoals(perCall, undefined);
+      // Named by Node major, so a run on another Node version never replaces the full run's latest.json.
+      writeResults(`per-call-node${process.versions.node.split('.')[0]}.json`, { machine, elapsedSeconds: (Date.now() - started) / 1000, perCall, goals });
       return;
     }
 
@@ -81,14 +83,18 @@ async function main(): Promise<void> {
       memory: { options: memoryOptions, runs: memory },
       goals,
     };
-    const dir = fileURLToPath(new URL('./results/', import.meta.url));
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(`${dir}latest.json`, `${JSON.stringify(results, null, 1)}\n`);
-    process.stdout.write(`\nraw runs: bench/results/latest.json (${results.elapsedSeconds.toFixed(0)} s)\n`);
+    writeResults('latest.json', results);
   } finally {
     await chat.close();
     await sink.close();
   }
+}
+
+function writeResults(name: string, results: { elapsedSeconds: number }): void {
+  const dir = fileURLToPath(new URL('./results/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${dir}${name}`, `${JSON.stringify(results, null, 1)}\n`);
+  process.stdout.write(`\nraw runs: bench/results/${name} (${results.elapsedSeconds.toFixed(0)} s)\n`);
 }
 
 main().catch((err) => {
