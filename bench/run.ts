@@ -90,7 +90,7 @@ async function main(): Promise<void> {
   }
 }
 
-function writeResults(name: string, results: { elapsedSeconds: number }): void {
+function writeResults<T extends { elapsedSeconds: number }>(name: string, results: T): void {
   const dir = fileURLToPath(new URL('./results/', import.meta.url));
   mkdirSync(dir, { recursive: true });
   writeFileSync(`${dir}${name}`, `${JSON.stringify(results, null, 1)}\n`);
