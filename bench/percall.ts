@@ -303,9 +303,9 @@ export function printPerCall(result: PerCallResult): void {
     }
   }
   const rows: string[][] = [];
+  // Over loopback sockets only: an in-memory reply arrives whole, so it has no first chunk worth timing.
+  const loopback = result.runs.filter((r) => r.transport === 'loopback');
   for (const openai of OPENAI_PACKAGES) {
-    // Over loopback sockets only: an in-memory reply arrives whole, so it has no first chunk worth timing.
-    const loopback = result.runs.filter((r) => r.transport === 'loopback');
     const figures = figuresFor(
       loopback.filter((r) => r.openai === openai),
       'stream',

@@ -4,18 +4,9 @@
 'use strict';
 
 const { WEFT_PROJECT } = require('./setups.cjs');
+const { memoryFetch } = require('./canned-chat.cjs');
 
 const job = JSON.parse(process.env.BENCH_JOB);
-
-const reply = JSON.stringify({
-  id: 'chatcmpl-mem',
-  object: 'chat.completion',
-  created: 1_700_000_000,
-  model: 'gpt-4o-mini-2024-07-18',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'A short answer.', refusal: null }, finish_reason: 'stop', logprobs: null }],
-  usage: { prompt_tokens: 42, completion_tokens: 4, total_tokens: 46 },
-});
-const cannedFetch = async () => new Response(reply, { status: 200, headers: { 'content-type': 'application/json' } });
 
 function sample(calls) {
   global.gc?.();
@@ -27,7 +18,7 @@ async function main() {
   const handle = job.config === 'weft' ? require('weft').register({ baseUrl: job.deadOrigin, project: WEFT_PROJECT }) : undefined;
   const openai = require('openai');
   const OpenAI = openai.default ?? openai;
-  const client = new OpenAI({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'sk-bench-not-a-secret', fetch: cannedFetch, maxRetries: 0 });
+  const client = new OpenAI({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'sk-bench-not-a-secret', fetch: memoryFetch, maxRetries: 0 });
   const messages = [{ role: 'user', content: 'A question of about a hundred characters, asked many times over to see whether memory grows.' }];
   const samples = [sample(0)];
   const checkpoints = new Set(job.checkpoints);
