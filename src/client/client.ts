@@ -107,6 +107,16 @@ export class Client {
     this.training = new TrainingClient(trainingCore, { tracing: options.tracing });
   }
 
+  /** What `JSON.stringify` shows: the project and the addresses; the API key is never part of a client's printout. */
+  toJSON(): { project: string; baseUrls: Client['baseUrls'] } {
+    return { project: this.project.id, baseUrls: this.baseUrls };
+  }
+
+  /** What `console.log` and `util.inspect` show: the same as {@link Client.toJSON}, not the resource tree. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `Client ${JSON.stringify(this.toJSON())}`;
+  }
+
   /** Closes the connections of all three services. Requests after this fail. */
   async close(): Promise<void> {
     await Promise.all(this.cores.map((c) => c.close()));

@@ -52,6 +52,7 @@ import { WeftConfigError } from '../../config/errors.js';
 import { abortableSleep } from './abortable-sleep.js';
 import { type EncodedBody, encodeBody } from './body.js';
 import {
+  type ApiErrorInit,
   WeftAbortError,
   WeftApiError,
   WeftConnectionError,
@@ -182,7 +183,11 @@ export class HttpCore {
   private readonly dispatcher: LazyAgent | Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly defaultHeaders: Record<string, string>;
-  private readonly secrets: readonly string[];
+  // The key lives in ES private fields, which util.inspect, JSON.stringify and Object.keys never see, and the
+  // Authorization header is built per request, so no printout of a client (or of a resource holding this
+  // core) can show it.
+  readonly #apiKey: string | undefined;
+  readonly #secrets: readonly string[];
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private readonly backoff: BackoffOptions;
@@ -196,11 +201,11 @@ export class HttpCore {
     this.maxRetries = nonNegative(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries');
     this.backoff = options.backoff ?? {};
     this.onRetry = options.onRetry;
-    this.secrets = options.apiKey ? [options.apiKey] : [];
+    this.#apiKey = options.apiKey || undefined;
+    this.#secrets = options.apiKey ? [options.apiKey] : [];
     // So that a span of an op that sees one of this client's errors cannot record the key either.
     rememberSecret(options.apiKey);
     this.defaultHeaders = { 'user-agent': options.userAgent ?? DEFAULT_USER_AGENT, accept: 'application/json' };
-    if (options.apiKey) this.defaultHeaders.authorization = `Bearer ${options.apiKey}`;
     for (const [name, value] of Object.entries(options.headers ?? {})) this.defaultHeaders[name.toLowerCase()] = value;
   }
 
@@ -343,12 +348,32 @@ export class HttpCore {
       body: errorBody,
       requestId,
       retryAfterMs: parseRetryAfter(headers),
-      secrets: this.secrets,
+      secrets: this.#secrets,
     });
+  }
+
+  /**
+   * Builds the API error of a failure the core did not see itself (e.g. an error event inside a stream it
+   * returned), scrubbed of the key like the core's own errors, without handing the key out.
+   */
+  apiError(init: Omit<ApiErrorInit, 'secrets'>): WeftApiError {
+    return createApiError({ ...init, secrets: this.#secrets });
+  }
+
+  /** What `JSON.stringify` shows: the address and limits, never the key nor the default headers' values. */
+  toJSON(): { baseUrl: string; timeoutMs: number; maxRetries: number } {
+    return { baseUrl: this.baseUrl, timeoutMs: this.timeoutMs, maxRetries: this.maxRetries };
+  }
+
+  /** What `console.log` and `util.inspect` show: the same as {@link HttpCore.toJSON}. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `HttpCore ${JSON.stringify(this.toJSON())}`;
   }
 
   private headersFor(options: RequestOptions, encoded: EncodedBody | undefined): Record<string, string> {
     const headers: Record<string, string> = { ...this.defaultHeaders };
+    // A caller's own `authorization` in the core's headers wins, as it did when the key was a default header.
+    if (this.#apiKey && headers.authorization === undefined) headers.authorization = `Bearer ${this.#apiKey}`;
     if (encoded?.contentType) headers['content-type'] = encoded.contentType;
     if (encoded?.contentLength !== undefined) headers['content-length'] = String(encoded.contentLength);
     for (const [name, value] of Object.entries(options.headers ?? {})) {
