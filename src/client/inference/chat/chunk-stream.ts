@@ -1,10 +1,10 @@
 import {
+  type ApiErrorInit,
   type WeftApiError,
   WeftConnectionError,
   WeftError,
   WeftParseError,
   WeftTimeoutError,
-  createApiError,
 } from '../../core/errors.js';
 import { parseServerSentEvents } from '../../core/sse.js';
 import type { ChatCompletionStreamChunk } from './types.js';
@@ -17,6 +17,11 @@ export interface StreamOrigin {
   method: string;
   path: string;
   requestId: string | undefined;
+  /**
+   * Builds the error of an error event: the core's `apiError`, which scrubs the API key, since a server may
+   * echo the request's headers in the event.
+   */
+  apiError: (init: Omit<ApiErrorInit, 'secrets'>) => WeftApiError;
 }
 
 /**
@@ -119,7 +124,7 @@ function streamErrorEvent(body: { error: unknown }, origin: StreamOrigin): WeftA
   const error = body.error as { code?: unknown; status?: unknown } | string;
   const candidates = typeof error === 'object' ? [error.code, error.status] : [];
   const status = candidates.map(Number).find((n) => Number.isInteger(n) && n >= 400 && n <= 599) ?? 500;
-  return createApiError({
+  return origin.apiError({
     status,
     method: origin.method,
     path: origin.path,

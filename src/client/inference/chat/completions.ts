@@ -81,7 +81,7 @@ export class ChatCompletions<
       headers: { accept: 'text/event-stream', ...this.route.headers, ...options.headers },
       idempotent: true,
     });
-    const origin = { method: 'POST', path, requestId: response.requestId };
+    const origin = { method: 'POST', path, requestId: response.requestId, apiError: this.core.apiError.bind(this.core) };
     if (isJsonContentType(response.headers)) throw notAnEventStream(await response.body.text(), origin);
     const chunks = readChatChunks(response.body, origin);
     return new ChatCompletionStream(chunks, () => response.body.cancel(), response.requestId);
