@@ -27,7 +27,8 @@
  *   `retry-after-ms` when the server sends one (a `Retry-After` over 60 s ends the retries instead).
  *   Only requests marked idempotent are retried: by default GET, HEAD, OPTIONS, PUT and DELETE; a POST
  *   must say `idempotent: true` (queries and reads do; creates do not). A request that never reached the
- *   server (connection refused) is retried whatever its method. A body that is a one-shot stream is never
+ *   server (connection refused) is retried whatever its method, and one marked `retryUnprocessed` also
+ *   after a 429 or 503, which say the server did not process it. A body that is a one-shot stream is never
  *   retried. Streams are retried only until their headers arrive, never mid-body.
  * - **Errors**: a non-2xx answer throws the {@link WeftApiError} subclass of its status (message from the
  *   FastAPI `detail`, the OpenAI-style `error.message`, or the text); no response throws
@@ -68,6 +69,7 @@ import {
   backoffDelay,
   isIdempotentMethod,
   isRetryableStatus,
+  isUnprocessedStatus,
   parseRetryAfter,
 } from './retry.js';
 import { type QueryParams, buildUrl } from './url.js';
@@ -141,6 +143,11 @@ export interface RequestOptions {
   maxRetries?: number | undefined;
   /** May the request be sent twice? Default: true for GET, HEAD, OPTIONS, PUT, DELETE; false otherwise. */
   idempotent?: boolean | undefined;
+  /**
+   * For a request that is not idempotent: retry it anyway after a 429 or a 503, which say the service did
+   * not process it (a connection refused before sending is retried in any case). Default false.
+   */
+  retryUnprocessed?: boolean | undefined;
 }
 
 /** Options a resource method passes through from its caller (the last argument of every client method). */
@@ -296,7 +303,9 @@ export class HttpCore {
       }
       const retryable =
         error instanceof WeftApiError
-          ? idempotent && isRetryableStatus(error.status)
+          ? idempotent
+            ? isRetryableStatus(error.status)
+            : replayable && options.retryUnprocessed === true && isUnprocessedStatus(error.status)
           : error instanceof WeftConnectionError && (idempotent || (replayable && wasNeverSent(error)));
       if (!retryable || attempt > maxRetries) throw error;
       if (retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS) throw error;

@@ -7,6 +7,12 @@ import { firstHeader } from './attempt.js';
 /** Statuses that mean "try again later": the request did not take effect, or can safely be repeated. */
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
+/**
+ * Statuses that say the service refused the request before doing any of it (rate limit, overloaded), so
+ * even a request that must not run twice (one that bills) can be sent again.
+ */
+const UNPROCESSED_STATUSES = new Set([429, 503]);
+
 /** Methods that RFC 9110 defines as idempotent; requests with any other method are retried only on opt-in. */
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
@@ -24,6 +30,11 @@ export const MAX_RETRY_AFTER_MS = 60_000;
 /** True for 408, 429, 500, 502, 503 and 504. */
 export function isRetryableStatus(status: number): boolean {
   return RETRYABLE_STATUSES.has(status);
+}
+
+/** True for 429 and 503, the answers after which a non-idempotent request may still be retried. */
+export function isUnprocessedStatus(status: number): boolean {
+  return UNPROCESSED_STATUSES.has(status);
 }
 
 /** True for GET, HEAD, OPTIONS, PUT and DELETE (RFC 9110), which may be sent twice. */

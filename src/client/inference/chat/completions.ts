@@ -22,8 +22,10 @@ export interface ChatCompletionsRoute<O extends ChatRequestOptions = ChatRequest
  * `chat.completions` of the inference and training services: the same OpenAI-style format, traced through
  * the same mapping as the `openai` instrumentation.
  *
- * A chat call changes nothing on the service, so it is retried like a read (429, 5xx, a failed connection);
- * a stream only until its headers arrive. Pass `{ maxRetries: 0 }` to turn that off.
+ * A chat call is billed, and a 500 or a timeout does not say whether the service ran it, so by default it is
+ * retried only when the service certainly did not: a 429 or a 503, or a connection refused before the
+ * request was sent (a stream only until its headers arrive). Pass `{ idempotent: true }` to retry it like a
+ * read (any 5xx, 408, a timeout, a broken connection), or `{ maxRetries: 0 }` for no retries at all.
  */
 export class ChatCompletions<
   P extends ChatCompletionCreateParamsBase = ChatCompletionCreateParamsBase,
@@ -68,7 +70,7 @@ export class ChatCompletions<
       path,
       body,
       headers: { ...this.route.headers, ...options.headers },
-      idempotent: true,
+      ...retryPolicy(options),
     });
   }
 
@@ -79,7 +81,7 @@ export class ChatCompletions<
       path,
       body,
       headers: { accept: 'text/event-stream', ...this.route.headers, ...options.headers },
-      idempotent: true,
+      ...retryPolicy(options),
     });
     const origin = { method: 'POST', path, requestId: response.requestId, apiError: this.core.apiError.bind(this.core) };
     if (isJsonContentType(response.headers)) throw notAnEventStream(await response.body.text(), origin);
@@ -90,6 +92,11 @@ export class ChatCompletions<
 
 /** Only the core's call options travel on; resource-specific ones (like the training's `trailingSlash`) stop here. */
 function callOptions(options: ChatRequestOptions): ChatRequestOptions {
-  const { signal, timeoutMs, maxRetries, headers } = options;
-  return { signal, timeoutMs, maxRetries, ...(headers ? { headers } : {}) };
+  const { signal, timeoutMs, maxRetries, idempotent, headers } = options;
+  return { signal, timeoutMs, maxRetries, idempotent, ...(headers ? { headers } : {}) };
+}
+
+/** Not idempotent unless the caller says so; what the service certainly did not process is retried either way. */
+function retryPolicy(options: ChatRequestOptions): { idempotent: boolean; retryUnprocessed: true } {
+  return { idempotent: options.idempotent ?? false, retryUnprocessed: true };
 }
