@@ -1,6 +1,7 @@
 import type { CallOptions } from '../../core/http.js';
 import type { ResponseStream } from '../../core/response-stream.js';
 import { encodePath } from '../../core/url.js';
+import { deleteIds } from '../id-list.js';
 import { TraceResource } from '../resource.js';
 import type {
   EvaluationRunCreateBody,
@@ -38,8 +39,9 @@ export class EvaluationRuns extends TraceResource {
   }
 
   /** Deletes runs. DELETE /v2/{entity}/{project}/evaluation_runs?evaluation_run_ids= */
-  delete(params: EvaluationRunDeleteParams, options?: CallOptions): Promise<V2DeleteRes> {
-    return this.json('DELETE', this.v2('/evaluation_runs'), { query: { evaluation_run_ids: params.evaluation_run_ids } }, options);
+  async delete(params: EvaluationRunDeleteParams, options?: CallOptions): Promise<V2DeleteRes> {
+    const query = { evaluation_run_ids: deleteIds('evaluation_run_ids', params.evaluation_run_ids) };
+    return this.json('DELETE', this.v2('/evaluation_runs'), { query }, options);
   }
 
   /** Marks a run finished, with its summary. POST /v2/{entity}/{project}/evaluation_runs/{evaluation_run_id}/finish */

@@ -1,6 +1,7 @@
 import type { CallOptions } from '../../core/http.js';
 import type { ResponseStream } from '../../core/response-stream.js';
 import { encodePath } from '../../core/url.js';
+import { deleteIds } from '../id-list.js';
 import { TraceResource, type TraceScope } from '../resource.js';
 import type { V2DeleteRes, V2ListParams, V2ObjectDeleteParams } from '../types/v2.js';
 
@@ -32,8 +33,12 @@ export class V2ObjectResource<CreateBody, CreateRes, ReadRes> extends TraceResou
     return this.json('GET', this.v2(encodePath`/${this.collection}/${objectId}/versions/${digest}`), {}, options);
   }
 
-  /** Deletes the given versions, or all of them. DELETE /v2/{entity}/{project}/{collection}/{object_id}?digests= */
-  delete(objectId: string, params: V2ObjectDeleteParams = {}, options?: CallOptions): Promise<V2DeleteRes> {
-    return this.json('DELETE', this.v2(encodePath`/${this.collection}/${objectId}`), { query: { digests: params.digests } }, options);
+  /**
+   * Deletes the given versions, or all of them when `digests` is left out (an empty `digests` is refused).
+   * DELETE /v2/{entity}/{project}/{collection}/{object_id}?digests=
+   */
+  async delete(objectId: string, params: V2ObjectDeleteParams = {}, options?: CallOptions): Promise<V2DeleteRes> {
+    const digests = params.digests === undefined ? undefined : deleteIds('digests', params.digests);
+    return this.json('DELETE', this.v2(encodePath`/${this.collection}/${objectId}`), { query: { digests } }, options);
   }
 }

@@ -1,6 +1,7 @@
 import type { CallOptions } from '../../core/http.js';
 import type { ResponseStream } from '../../core/response-stream.js';
 import { encodePath } from '../../core/url.js';
+import { deleteIds } from '../id-list.js';
 import { TraceResource } from '../resource.js';
 import type {
   PredictionCreateBody,
@@ -31,8 +32,9 @@ export class Predictions extends TraceResource {
   }
 
   /** Deletes predictions. DELETE /v2/{entity}/{project}/predictions?prediction_ids= */
-  delete(params: PredictionDeleteParams, options?: CallOptions): Promise<V2DeleteRes> {
-    return this.json('DELETE', this.v2('/predictions'), { query: { prediction_ids: params.prediction_ids } }, options);
+  async delete(params: PredictionDeleteParams, options?: CallOptions): Promise<V2DeleteRes> {
+    const query = { prediction_ids: deleteIds('prediction_ids', params.prediction_ids) };
+    return this.json('DELETE', this.v2('/predictions'), { query }, options);
   }
 
   /** Marks a prediction finished (no body). POST /v2/{entity}/{project}/predictions/{prediction_id}/finish */

@@ -1,6 +1,7 @@
 import type { CallOptions } from '../../core/http.js';
 import type { ResponseStream } from '../../core/response-stream.js';
 import { encodePath } from '../../core/url.js';
+import { deleteIds } from '../id-list.js';
 import { TraceResource } from '../resource.js';
 import type { ScoreCreateBody, ScoreCreateRes, ScoreDeleteParams, ScoreListParams, ScoreReadRes, V2DeleteRes } from '../types/v2.js';
 
@@ -23,7 +24,7 @@ export class Scores extends TraceResource {
   }
 
   /** Deletes scores. DELETE /v2/{entity}/{project}/scores?score_ids= */
-  delete(params: ScoreDeleteParams, options?: CallOptions): Promise<V2DeleteRes> {
-    return this.json('DELETE', this.v2('/scores'), { query: { score_ids: params.score_ids } }, options);
+  async delete(params: ScoreDeleteParams, options?: CallOptions): Promise<V2DeleteRes> {
+    return this.json('DELETE', this.v2('/scores'), { query: { score_ids: deleteIds('score_ids', params.score_ids) } }, options);
   }
 }
