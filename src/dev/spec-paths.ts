@@ -56,7 +56,7 @@ export const SPEC_PATHS: readonly (readonly [method: string, path: string, opera
   ['POST', '/table/update', 'Table Update'],
   ['POST', '/table/query_stream', 'Table Query Stream'],
   ['POST', '/threads/stream_query', 'Threads Query Stream'],
-  ['GET', '/inference/{analysis_provider}/models', 'model analysis listing'],
+  ['GET', '/inference/analysis/{analysis_provider}/models', 'model analysis listing'],
   ['GET', '/inference/{hardware_vendor}/v2/hardware', 'Hardware'],
   ['GET', '/inference/router/{router_provider}/models', 'router model listing'],
   ['POST', '/annotation_queues', 'Annotation Queue Create'],

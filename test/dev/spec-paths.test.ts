@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { SPEC_PATHS } from 'weft/dev';
+import { FIXTURE_PATH, SPEC_PATH, readSpecEndpoints } from '../client/trace/spec-endpoints.js';
+import { devService, get } from './support.js';
+
+/** The spec writes fixed segments as `<name>`, SPEC_PATHS as `{name}`; compare them in one notation. */
+const normalize = (endpoint: string) => endpoint.replace(/<([^>]+)>/g, '{$1}');
+
+/** SPEC_PATHS's trace-service entries (part A); the training ones start with `/v1/`. */
+const traceEntries = () =>
+  SPEC_PATHS.filter(([, path]) => !path.startsWith('/v1/')).map(([method, path]) => `${method} ${path}`);
+
+describe('weft dev: the spec paths it knows', () => {
+  it('lists exactly the trace-service endpoints of the committed spec tables', () => {
+    const spec = readSpecEndpoints(FIXTURE_PATH);
+    expect(spec).toBeDefined();
+    expect([...traceEntries()].sort()).toEqual([...new Set(spec!.map(normalize))].sort());
+  });
+
+  it.skipIf(readSpecEndpoints(SPEC_PATH) === undefined)('lists exactly the trace-service endpoints of the shared spec', () => {
+    const spec = readSpecEndpoints(SPEC_PATH)!;
+    expect([...traceEntries()].sort()).toEqual([...new Set(spec.map(normalize))].sort());
+  });
+
+  it('answers the model analysis listing at its spec path with a 501 naming it', async () => {
+    const dev = await devService();
+    const res = await get(dev.url, '/inference/analysis/acme/models');
+    expect(res.status).toBe(501);
+    expect(res.body.detail).toContain('model analysis listing');
+  });
+});
