@@ -24,9 +24,13 @@ export abstract class TraceResource {
     return this.scope.project.id;
   }
 
-  /** Adds `project_id` unless the caller set one. */
+  /**
+   * Adds `project_id` unless the caller set one. `project_id: undefined` (or null) counts as not set: a spread
+   * would let it replace the default, and JSON would then send no project at all.
+   */
   protected scoped<T extends object>(req: T): T & { project_id: string } {
-    return { project_id: this.projectId, ...req } as T & { project_id: string };
+    const own = (req as { project_id?: string | null }).project_id;
+    return { ...req, project_id: own ?? this.projectId } as T & { project_id: string };
   }
 
   /** `/v2/{entity}/{project}` followed by `suffix` (already encoded). */
