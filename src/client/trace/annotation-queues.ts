@@ -25,7 +25,7 @@ import type { ProjectScoped } from './types/common.js';
 /** Queues of calls for human review. `client.trace.annotationQueues` */
 export class AnnotationQueues extends TraceResource {
   /** Creates a queue. POST /annotation_queues */
-  create(req: ProjectScoped<AnnotationQueueCreateReq>, options?: CallOptions): Promise<AnnotationQueueCreateRes> {
+  async create(req: ProjectScoped<AnnotationQueueCreateReq>, options?: CallOptions): Promise<AnnotationQueueCreateRes> {
     return this.json('POST', '/annotation_queues', { body: this.scoped(req), retry: 'once' }, options);
   }
 
@@ -35,32 +35,32 @@ export class AnnotationQueues extends TraceResource {
   }
 
   /** Item counts of queues. POST /annotation_queues/stats */
-  stats(req: ProjectScoped<AnnotationQueuesStatsReq>, options?: CallOptions): Promise<AnnotationQueuesStatsRes> {
+  async stats(req: ProjectScoped<AnnotationQueuesStatsReq>, options?: CallOptions): Promise<AnnotationQueuesStatsRes> {
     return this.json('POST', '/annotation_queues/stats', { body: this.scoped(req), retry: 'idempotent' }, options);
   }
 
   /** Deletes a queue. DELETE /annotation_queues/{queue_id}?project_id= */
-  delete(queueId: string, params: { project_id?: string } = {}, options?: CallOptions): Promise<AnnotationQueueDeleteRes> {
+  async delete(queueId: string, params: { project_id?: string } = {}, options?: CallOptions): Promise<AnnotationQueueDeleteRes> {
     return this.json('DELETE', encodePath`/annotation_queues/${queueId}`, { query: this.scoped(params) }, options);
   }
 
   /** Reads a queue. GET /annotation_queues/{queue_id}?project_id= */
-  read(queueId: string, params: { project_id?: string } = {}, options?: CallOptions): Promise<AnnotationQueueReadRes> {
+  async read(queueId: string, params: { project_id?: string } = {}, options?: CallOptions): Promise<AnnotationQueueReadRes> {
     return this.json('GET', encodePath`/annotation_queues/${queueId}`, { query: this.scoped(params) }, options);
   }
 
   /** Changes a queue's name, description or scorers. PUT /annotation_queues/{queue_id} */
-  update(queueId: string, req: ProjectScoped<AnnotationQueueUpdateReq> = {}, options?: CallOptions): Promise<AnnotationQueueUpdateRes> {
+  async update(queueId: string, req: ProjectScoped<AnnotationQueueUpdateReq> = {}, options?: CallOptions): Promise<AnnotationQueueUpdateRes> {
     return this.json('PUT', encodePath`/annotation_queues/${queueId}`, { body: this.scoped(req) }, options);
   }
 
   /** Adds calls to a queue (duplicates are counted, not added). POST /annotation_queues/{queue_id}/items */
-  addCalls(queueId: string, req: ProjectScoped<AnnotationQueueAddCallsReq>, options?: CallOptions): Promise<AnnotationQueueAddCallsRes> {
+  async addCalls(queueId: string, req: ProjectScoped<AnnotationQueueAddCallsReq>, options?: CallOptions): Promise<AnnotationQueueAddCallsRes> {
     return this.json('POST', encodePath`/annotation_queues/${queueId}/items`, { body: this.scoped(req), retry: 'once' }, options);
   }
 
   /** Lists a queue's items. POST /annotation_queues/{queue_id}/items/query */
-  queryItems(
+  async queryItems(
     queueId: string,
     req: ProjectScoped<AnnotationQueueItemsQueryReq> = {},
     options?: CallOptions,
@@ -70,7 +70,7 @@ export class AnnotationQueues extends TraceResource {
   }
 
   /** Sets the review state of one item. POST /annotation_queues/{queue_id}/items/{item_id}/progress */
-  updateItemProgress(
+  async updateItemProgress(
     queueId: string,
     itemId: string,
     req: ProjectScoped<AnnotationQueueItemProgressReq>,

@@ -62,19 +62,19 @@ const STABLE_ORDER: SortBy[] = [
 /** Calls: traced function invocations. `client.trace.calls` */
 export class Calls extends TraceResource {
   /** Records the start of a call. POST /call/start */
-  start(req: CallStartInput, options?: CallOptions): Promise<CallStartRes> {
+  async start(req: CallStartInput, options?: CallOptions): Promise<CallStartRes> {
     const body: CallStartReq = { start: this.scoped(req.start) };
     return this.json('POST', '/call/start', { body, retry: 'once' }, options);
   }
 
   /** Records the end of a call. POST /call/end */
-  end(req: CallEndInput, options?: CallOptions): Promise<CallEndRes> {
+  async end(req: CallEndInput, options?: CallOptions): Promise<CallEndRes> {
     const body: CallEndReq = { end: this.scoped(req.end) };
     return this.json('POST', '/call/end', { body, retry: 'once' }, options);
   }
 
   /** Writes starts and ends in one request, in order. POST /call/upsert_batch */
-  upsertBatch(req: CallUpsertBatchInput, options?: CallOptions): Promise<CallUpsertBatchRes> {
+  async upsertBatch(req: CallUpsertBatchInput, options?: CallOptions): Promise<CallUpsertBatchRes> {
     const batch = req.batch.map((item) =>
       item.mode === 'start'
         ? { mode: item.mode, req: { start: this.scoped(item.req.start) } }
@@ -84,28 +84,28 @@ export class Calls extends TraceResource {
   }
 
   /** Reads one call; `call` is null when there is none. POST /call/read */
-  read(req: ProjectScoped<CallReadReq>, options?: CallOptions): Promise<CallReadRes> {
+  async read(req: ProjectScoped<CallReadReq>, options?: CallOptions): Promise<CallReadRes> {
     return this.json('POST', '/call/read', { body: this.scoped(req), retry: 'idempotent' }, options);
   }
 
   /** Renames a call (only `display_name` can change). POST /call/update */
-  update(req: ProjectScoped<CallUpdateReq>, options?: CallOptions): Promise<CallUpdateRes> {
+  async update(req: ProjectScoped<CallUpdateReq>, options?: CallOptions): Promise<CallUpdateRes> {
     // Setting a name to a value twice leaves the same state.
     return this.json('POST', '/call/update', { body: this.scoped(req), retry: 'idempotent' }, options);
   }
 
   /** Deletes calls. POST /calls/delete */
-  delete(req: ProjectScoped<CallsDeleteReq>, options?: CallOptions): Promise<CallsDeleteRes> {
+  async delete(req: ProjectScoped<CallsDeleteReq>, options?: CallOptions): Promise<CallsDeleteRes> {
     return this.json('POST', '/calls/delete', { body: this.scoped(req), retry: 'once' }, options);
   }
 
   /** Counts the calls a query matches. POST /calls/query_stats */
-  queryStats(req: ProjectScoped<CallsQueryStatsReq> = {}, options?: CallOptions): Promise<CallsQueryStatsRes> {
+  async queryStats(req: ProjectScoped<CallsQueryStatsReq> = {}, options?: CallOptions): Promise<CallsQueryStatsRes> {
     return this.json('POST', '/calls/query_stats', { body: this.scoped(req), retry: 'idempotent' }, options);
   }
 
   /** Usage and call metrics in time buckets. POST /calls/stats */
-  stats(req: ProjectScoped<CallStatsReq>, options?: CallOptions): Promise<CallStatsRes> {
+  async stats(req: ProjectScoped<CallStatsReq>, options?: CallOptions): Promise<CallStatsRes> {
     return this.json('POST', '/calls/stats', { body: this.scoped(req), retry: 'idempotent' }, options);
   }
 
@@ -120,17 +120,17 @@ export class Calls extends TraceResource {
   }
 
   /** Token usage rolled up over each root call's descendants. POST /calls/usage */
-  usage(req: ProjectScoped<CallsUsageReq>, options?: CallOptions): Promise<CallsUsageRes> {
+  async usage(req: ProjectScoped<CallsUsageReq>, options?: CallOptions): Promise<CallsUsageRes> {
     return this.json('POST', '/calls/usage', { body: this.scoped(req), retry: 'idempotent' }, options);
   }
 
   /** Token usage per trace. POST /trace/usage */
-  traceUsage(req: ProjectScoped<TraceUsageReq> = {}, options?: CallOptions): Promise<TraceUsageRes> {
+  async traceUsage(req: ProjectScoped<TraceUsageReq> = {}, options?: CallOptions): Promise<TraceUsageRes> {
     return this.json('POST', '/trace/usage', { body: this.scoped(req), retry: 'idempotent' }, options);
   }
 
   /** Scores calls on the service (payload not documented). POST /calls/score */
-  score(req: ProjectScoped<CallsScoreReq> = {}, options?: CallOptions): Promise<CallsScoreRes> {
+  async score(req: ProjectScoped<CallsScoreReq> = {}, options?: CallOptions): Promise<CallsScoreRes> {
     return this.json('POST', '/calls/score', { body: this.scoped(req), retry: 'once' }, options);
   }
 

@@ -6,17 +6,17 @@ import type { CostCreateReq, CostCreateRes, CostPurgeReq, CostPurgeRes, CostQuer
 /** Prices of LLMs, used to cost calls. `client.trace.costs` */
 export class Costs extends TraceResource {
   /** Adds prices, keyed by LLM id. POST /cost/create */
-  create(req: ProjectScoped<CostCreateReq>, options?: CallOptions): Promise<CostCreateRes> {
+  async create(req: ProjectScoped<CostCreateReq>, options?: CallOptions): Promise<CostCreateRes> {
     return this.json('POST', '/cost/create', { body: this.scoped(req), retry: 'once' }, options);
   }
 
   /** Deletes the prices a query matches. POST /cost/purge */
-  purge(req: ProjectScoped<CostPurgeReq>, options?: CallOptions): Promise<CostPurgeRes> {
+  async purge(req: ProjectScoped<CostPurgeReq>, options?: CallOptions): Promise<CostPurgeRes> {
     return this.json('POST', '/cost/purge', { body: this.scoped(req), retry: 'once' }, options);
   }
 
   /** Lists prices. POST /cost/query */
-  query(req: ProjectScoped<CostQueryReq> = {}, options?: CallOptions): Promise<CostQueryRes> {
+  async query(req: ProjectScoped<CostQueryReq> = {}, options?: CallOptions): Promise<CostQueryRes> {
     return this.json('POST', '/cost/query', { body: this.scoped(req), retry: 'idempotent' }, options);
   }
 }

@@ -14,7 +14,7 @@ export class Files extends TraceResource {
    * @example
    * const { digest } = await client.trace.files.create({ content: await fs.openAsBlob('photo.png'), filename: 'photo.png' });
    */
-  create(input: FileCreateInput, options: CallOptions = {}): Promise<FileCreateRes> {
+  async create(input: FileCreateInput, options: CallOptions = {}): Promise<FileCreateRes> {
     const form = new MultipartBody()
       .field('project_id', input.project_id ?? this.projectId)
       .file('file', input.content, { filename: input.filename ?? 'file', ...(input.contentType ? { contentType: input.contentType } : {}) });
@@ -23,7 +23,7 @@ export class Files extends TraceResource {
   }
 
   /** Downloads a file's bytes. POST /file/content */
-  content(req: ProjectScoped<FileContentReq>, options: CallOptions = {}): Promise<Uint8Array> {
+  async content(req: ProjectScoped<FileContentReq>, options: CallOptions = {}): Promise<Uint8Array> {
     return this.scope.core.bytes({ method: 'POST', path: '/file/content', body: this.scoped(req), ...forward('idempotent', options) });
   }
 
@@ -38,7 +38,7 @@ export class Files extends TraceResource {
   }
 
   /** Total size of the project's files. POST /files/query_stats */
-  stats(req: ProjectScoped<FilesStatsReq> = {}, options?: CallOptions): Promise<FilesStatsRes> {
+  async stats(req: ProjectScoped<FilesStatsReq> = {}, options?: CallOptions): Promise<FilesStatsRes> {
     return this.json('POST', '/files/query_stats', { body: this.scoped(req), retry: 'idempotent' }, options);
   }
 }

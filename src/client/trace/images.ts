@@ -6,7 +6,7 @@ import type { ImageCreateReq, ImageCreateRes } from './types/images.js';
 /** Image generation through the service. `client.trace.images` */
 export class Images extends TraceResource {
   /** Generates images (traced as a call unless `track_llm_call` is false). POST /image/create */
-  create(req: ProjectScoped<ImageCreateReq>, options?: CallOptions): Promise<ImageCreateRes> {
+  async create(req: ProjectScoped<ImageCreateReq>, options?: CallOptions): Promise<ImageCreateRes> {
     return this.json('POST', '/image/create', { body: this.scoped(req), retry: 'once' }, options);
   }
 }

@@ -9,17 +9,17 @@ import type { InferenceInfoRes } from './types/service.js';
  */
 export class InferenceInfo extends TraceResource {
   /** Model analysis listing of one provider. GET /inference/analysis/{analysis_provider}/models */
-  analysisModels(analysisProvider: string, options?: CallOptions): Promise<InferenceInfoRes> {
+  async analysisModels(analysisProvider: string, options?: CallOptions): Promise<InferenceInfoRes> {
     return this.json('GET', encodePath`/inference/analysis/${analysisProvider}/models`, {}, options);
   }
 
   /** Hardware of one vendor. GET /inference/{hardware_vendor}/v2/hardware */
-  hardware(hardwareVendor: string, options?: CallOptions): Promise<InferenceInfoRes> {
+  async hardware(hardwareVendor: string, options?: CallOptions): Promise<InferenceInfoRes> {
     return this.json('GET', encodePath`/inference/${hardwareVendor}/v2/hardware`, {}, options);
   }
 
   /** Model listing of one router provider. GET /inference/router/{router_provider}/models */
-  routerModels(routerProvider: string, options?: CallOptions): Promise<InferenceInfoRes> {
+  async routerModels(routerProvider: string, options?: CallOptions): Promise<InferenceInfoRes> {
     return this.json('GET', encodePath`/inference/router/${routerProvider}/models`, {}, options);
   }
 }

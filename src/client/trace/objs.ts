@@ -29,55 +29,55 @@ export type ListParams = { project_id?: string } & Record<string, string | numbe
 /** Versioned objects (and ops), their aliases and tags. `client.trace.objs` */
 export class Objs extends TraceResource {
   /** Stores a new version of an object. POST /obj/create */
-  create(req: { obj: ProjectScoped<ObjSchemaForInsert> }, options?: CallOptions): Promise<ObjCreateRes> {
+  async create(req: { obj: ProjectScoped<ObjSchemaForInsert> }, options?: CallOptions): Promise<ObjCreateRes> {
     // Versions are addressed by the digest of their value: storing the same value twice is one version.
     return this.json('POST', '/obj/create', { body: { obj: this.scoped(req.obj) }, retry: 'idempotent' }, options);
   }
 
   /** Deletes some versions of an object, or all of them. POST /obj/delete */
-  delete(req: ProjectScoped<ObjDeleteReq>, options?: CallOptions): Promise<ObjDeleteRes> {
+  async delete(req: ProjectScoped<ObjDeleteReq>, options?: CallOptions): Promise<ObjDeleteRes> {
     return this.json('POST', '/obj/delete', { body: this.scoped(req), retry: 'once' }, options);
   }
 
   /** Reads one version of an object. POST /obj/read */
-  read(req: ProjectScoped<ObjReadReq>, options?: CallOptions): Promise<ObjReadRes> {
+  async read(req: ProjectScoped<ObjReadReq>, options?: CallOptions): Promise<ObjReadRes> {
     return this.json('POST', '/obj/read', { body: this.scoped(req), retry: 'idempotent' }, options);
   }
 
   /** Lists object versions. POST /objs/query */
-  query(req: ProjectScoped<ObjQueryReq> = {}, options?: CallOptions): Promise<ObjQueryRes> {
+  async query(req: ProjectScoped<ObjQueryReq> = {}, options?: CallOptions): Promise<ObjQueryRes> {
     return this.json('POST', '/objs/query', { body: this.scoped(req), retry: 'idempotent' }, options);
   }
 
   /** Points aliases at one version of an object. PUT /objs/{object_id}/aliases */
-  setAliases(objectId: string, req: ProjectScoped<ObjSetAliasesReq>, options?: CallOptions): Promise<ObjSetAliasesRes> {
+  async setAliases(objectId: string, req: ProjectScoped<ObjSetAliasesReq>, options?: CallOptions): Promise<ObjSetAliasesRes> {
     return this.json('PUT', encodePath`/objs/${objectId}/aliases`, { body: this.scoped(req) }, options);
   }
 
   /** Removes aliases from an object. POST /objs/{object_id}/aliases/remove */
-  removeAliases(objectId: string, req: ProjectScoped<ObjRemoveAliasesReq>, options?: CallOptions): Promise<ObjRemoveAliasesRes> {
+  async removeAliases(objectId: string, req: ProjectScoped<ObjRemoveAliasesReq>, options?: CallOptions): Promise<ObjRemoveAliasesRes> {
     // Removing an alias that is gone leaves the same state.
     return this.json('POST', encodePath`/objs/${objectId}/aliases/remove`, { body: this.scoped(req), retry: 'idempotent' }, options);
   }
 
   /** Adds tags to one version of an object. PUT /objs/{object_id}/versions/{digest}/tags */
-  addTags(objectId: string, digest: string, req: ProjectScoped<ObjAddTagsReq>, options?: CallOptions): Promise<ObjAddTagsRes> {
+  async addTags(objectId: string, digest: string, req: ProjectScoped<ObjAddTagsReq>, options?: CallOptions): Promise<ObjAddTagsRes> {
     return this.json('PUT', encodePath`/objs/${objectId}/versions/${digest}/tags`, { body: this.scoped(req) }, options);
   }
 
   /** Removes tags from one version of an object. POST /objs/{object_id}/versions/{digest}/tags/remove */
-  removeTags(objectId: string, digest: string, req: ProjectScoped<ObjRemoveTagsReq>, options?: CallOptions): Promise<ObjRemoveTagsRes> {
+  async removeTags(objectId: string, digest: string, req: ProjectScoped<ObjRemoveTagsReq>, options?: CallOptions): Promise<ObjRemoveTagsRes> {
     const path = encodePath`/objs/${objectId}/versions/${digest}/tags/remove`;
     return this.json('POST', path, { body: this.scoped(req), retry: 'idempotent' }, options);
   }
 
   /** Lists the project's aliases. GET /aliases?project_id= */
-  listAliases(params: ListParams = {}, options?: CallOptions): Promise<AliasesListRes> {
+  async listAliases(params: ListParams = {}, options?: CallOptions): Promise<AliasesListRes> {
     return this.json('GET', '/aliases', { query: this.scoped(params) }, options);
   }
 
   /** Lists the project's tags. GET /tags?project_id= */
-  listTags(params: ListParams = {}, options?: CallOptions): Promise<TagsListRes> {
+  async listTags(params: ListParams = {}, options?: CallOptions): Promise<TagsListRes> {
     return this.json('GET', '/tags', { query: this.scoped(params) }, options);
   }
 }

@@ -8,7 +8,7 @@ export class Otel extends TraceResource {
    * Sends a serialized OTLP `ExportTraceServiceRequest` (protobuf). Not retried by default: a repeated
    * export would record its spans twice. POST /otel/v1/traces
    */
-  export(protobuf: Uint8Array, options: CallOptions = {}): Promise<OtelExportRes> {
+  async export(protobuf: Uint8Array, options: CallOptions = {}): Promise<OtelExportRes> {
     const headers = { 'content-type': 'application/x-protobuf', ...options.headers };
     return this.json('POST', '/otel/v1/traces', { body: protobuf, retry: 'once' }, { ...options, headers });
   }

@@ -15,6 +15,9 @@ export type Retry = 'idempotent' | 'once';
 /**
  * Base of the trace resources: puts the project where each kind of endpoint expects it (a body field for
  * POST/PUT, a query parameter for GET/DELETE, path segments for `/v2/...`) and forwards call options.
+ *
+ * Subclass methods that return a promise are `async`, so that a bad argument (an empty id in a path) is a
+ * rejection the caller's `.catch` or `await` sees, like every other failure of the call, never a throw.
  */
 export abstract class TraceResource {
   constructor(protected readonly scope: TraceScope) {}

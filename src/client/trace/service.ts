@@ -5,27 +5,27 @@ import type { GeolocateRes, HealthRes, ProjectsInfoReq, ProjectsInfoRes, ServerI
 /** The trace service's own information. `client.trace.service` */
 export class Service extends TraceResource {
   /** GET /health */
-  health(options?: CallOptions): Promise<HealthRes> {
+  async health(options?: CallOptions): Promise<HealthRes> {
     return this.json('GET', '/health', {}, options);
   }
 
   /** GET /server_info */
-  serverInfo(options?: CallOptions): Promise<ServerInfoRes> {
+  async serverInfo(options?: CallOptions): Promise<ServerInfoRes> {
     return this.json('GET', '/server_info', {}, options);
   }
 
   /** GET /version */
-  version(options?: CallOptions): Promise<VersionRes> {
+  async version(options?: CallOptions): Promise<VersionRes> {
     return this.json('GET', '/version', {}, options);
   }
 
   /** Where the service thinks the caller is. GET /geolocate */
-  geolocate(options?: CallOptions): Promise<GeolocateRes> {
+  async geolocate(options?: CallOptions): Promise<GeolocateRes> {
     return this.json('GET', '/geolocate', {}, options);
   }
 
   /** Information about projects; the payload is not documented, so it is passed as given. POST /service/projects_info */
-  projectsInfo(req: ProjectsInfoReq = {}, options?: CallOptions): Promise<ProjectsInfoRes> {
+  async projectsInfo(req: ProjectsInfoReq = {}, options?: CallOptions): Promise<ProjectsInfoRes> {
     return this.json('POST', '/service/projects_info', { body: req, retry: 'idempotent' }, options);
   }
 }

@@ -23,32 +23,32 @@ import type {
  */
 export class Tables extends TraceResource {
   /** Stores rows as a table. POST /table/create */
-  create(req: { table: { project_id?: string; rows: Array<Record<string, unknown>> } }, options?: CallOptions): Promise<TableCreateRes> {
+  async create(req: { table: { project_id?: string; rows: Array<Record<string, unknown>> } }, options?: CallOptions): Promise<TableCreateRes> {
     return this.json('POST', '/table/create', { body: { table: this.scoped(req.table) }, retry: 'idempotent' }, options);
   }
 
   /** Makes a table from rows already stored. POST /table/create_from_digests */
-  createFromDigests(req: ProjectScoped<TableCreateFromDigestsReq>, options?: CallOptions): Promise<TableCreateFromDigestsRes> {
+  async createFromDigests(req: ProjectScoped<TableCreateFromDigestsReq>, options?: CallOptions): Promise<TableCreateFromDigestsRes> {
     return this.json('POST', '/table/create_from_digests', { body: this.scoped(req), retry: 'idempotent' }, options);
   }
 
   /** Reads rows. POST /table/query */
-  query(req: ProjectScoped<TableQueryReq>, options?: CallOptions): Promise<TableQueryRes> {
+  async query(req: ProjectScoped<TableQueryReq>, options?: CallOptions): Promise<TableQueryRes> {
     return this.json('POST', '/table/query', { body: this.scoped(req), retry: 'idempotent' }, options);
   }
 
   /** Counts rows. POST /table/query_stats */
-  queryStats(req: ProjectScoped<TableQueryStatsReq>, options?: CallOptions): Promise<TableQueryStatsRes> {
+  async queryStats(req: ProjectScoped<TableQueryStatsReq>, options?: CallOptions): Promise<TableQueryStatsRes> {
     return this.json('POST', '/table/query_stats', { body: this.scoped(req), retry: 'idempotent' }, options);
   }
 
   /** Counts rows (and sizes) of several tables. POST /table/query_stats_batch */
-  queryStatsBatch(req: ProjectScoped<TableQueryStatsBatchReq> = {}, options?: CallOptions): Promise<TableQueryStatsBatchRes> {
+  async queryStatsBatch(req: ProjectScoped<TableQueryStatsBatchReq> = {}, options?: CallOptions): Promise<TableQueryStatsBatchRes> {
     return this.json('POST', '/table/query_stats_batch', { body: this.scoped(req), retry: 'idempotent' }, options);
   }
 
   /** Makes a new table by appending, popping or inserting rows. POST /table/update */
-  update(req: ProjectScoped<TableUpdateReq>, options?: CallOptions): Promise<TableUpdateRes> {
+  async update(req: ProjectScoped<TableUpdateReq>, options?: CallOptions): Promise<TableUpdateRes> {
     return this.json('POST', '/table/update', { body: this.scoped(req), retry: 'idempotent' }, options);
   }
 

@@ -17,7 +17,7 @@ import type {
 /** Runs of an evaluation against a model. `client.trace.v2.evaluationRuns` */
 export class EvaluationRuns extends TraceResource {
   /** Starts a run. POST /v2/{entity}/{project}/evaluation_runs */
-  create(body: EvaluationRunCreateBody, options?: CallOptions): Promise<EvaluationRunCreateRes> {
+  async create(body: EvaluationRunCreateBody, options?: CallOptions): Promise<EvaluationRunCreateRes> {
     return this.json('POST', this.v2('/evaluation_runs'), { body, retry: 'once' }, options);
   }
 
@@ -34,7 +34,7 @@ export class EvaluationRuns extends TraceResource {
   }
 
   /** Reads a run. GET /v2/{entity}/{project}/evaluation_runs/{evaluation_run_id} */
-  read(evaluationRunId: string, options?: CallOptions): Promise<EvaluationRunReadRes> {
+  async read(evaluationRunId: string, options?: CallOptions): Promise<EvaluationRunReadRes> {
     return this.json('GET', this.v2(encodePath`/evaluation_runs/${evaluationRunId}`), {}, options);
   }
 
@@ -45,7 +45,7 @@ export class EvaluationRuns extends TraceResource {
   }
 
   /** Marks a run finished, with its summary. POST /v2/{entity}/{project}/evaluation_runs/{evaluation_run_id}/finish */
-  finish(evaluationRunId: string, body: EvaluationRunFinishBody = {}, options?: CallOptions): Promise<EvaluationRunFinishRes> {
+  async finish(evaluationRunId: string, body: EvaluationRunFinishBody = {}, options?: CallOptions): Promise<EvaluationRunFinishRes> {
     return this.json('POST', this.v2(encodePath`/evaluation_runs/${evaluationRunId}/finish`), { body, retry: 'once' }, options);
   }
 }

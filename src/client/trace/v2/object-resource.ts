@@ -19,7 +19,7 @@ export class V2ObjectResource<CreateBody, CreateRes, ReadRes> extends TraceResou
   }
 
   /** Stores a new version. POST /v2/{entity}/{project}/{collection} */
-  create(body: CreateBody, options?: CallOptions): Promise<CreateRes> {
+  async create(body: CreateBody, options?: CallOptions): Promise<CreateRes> {
     return this.json('POST', this.v2(encodePath`/${this.collection}`), { body, retry: 'once' }, options);
   }
 
@@ -29,7 +29,7 @@ export class V2ObjectResource<CreateBody, CreateRes, ReadRes> extends TraceResou
   }
 
   /** Reads one version. GET /v2/{entity}/{project}/{collection}/{object_id}/versions/{digest} */
-  read(objectId: string, digest: string, options?: CallOptions): Promise<ReadRes> {
+  async read(objectId: string, digest: string, options?: CallOptions): Promise<ReadRes> {
     return this.json('GET', this.v2(encodePath`/${this.collection}/${objectId}/versions/${digest}`), {}, options);
   }
 

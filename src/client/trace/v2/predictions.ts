@@ -16,7 +16,7 @@ import type {
 /** A model's predictions, optionally within an evaluation run. `client.trace.v2.predictions` */
 export class Predictions extends TraceResource {
   /** Records a prediction. POST /v2/{entity}/{project}/predictions */
-  create(body: PredictionCreateBody, options?: CallOptions): Promise<PredictionCreateRes> {
+  async create(body: PredictionCreateBody, options?: CallOptions): Promise<PredictionCreateRes> {
     return this.json('POST', this.v2('/predictions'), { body, retry: 'once' }, options);
   }
 
@@ -27,7 +27,7 @@ export class Predictions extends TraceResource {
   }
 
   /** Reads a prediction. GET /v2/{entity}/{project}/predictions/{prediction_id} */
-  read(predictionId: string, options?: CallOptions): Promise<PredictionReadRes> {
+  async read(predictionId: string, options?: CallOptions): Promise<PredictionReadRes> {
     return this.json('GET', this.v2(encodePath`/predictions/${predictionId}`), {}, options);
   }
 
@@ -38,7 +38,7 @@ export class Predictions extends TraceResource {
   }
 
   /** Marks a prediction finished (no body). POST /v2/{entity}/{project}/predictions/{prediction_id}/finish */
-  finish(predictionId: string, options?: CallOptions): Promise<PredictionFinishRes> {
+  async finish(predictionId: string, options?: CallOptions): Promise<PredictionFinishRes> {
     return this.json('POST', this.v2(encodePath`/predictions/${predictionId}/finish`), { retry: 'once' }, options);
   }
 }

@@ -8,7 +8,7 @@ import type { ScoreCreateBody, ScoreCreateRes, ScoreDeleteParams, ScoreListParam
 /** Scores given by scorers to predictions. `client.trace.v2.scores` */
 export class Scores extends TraceResource {
   /** Records a score. POST /v2/{entity}/{project}/scores */
-  create(body: ScoreCreateBody, options?: CallOptions): Promise<ScoreCreateRes> {
+  async create(body: ScoreCreateBody, options?: CallOptions): Promise<ScoreCreateRes> {
     return this.json('POST', this.v2('/scores'), { body, retry: 'once' }, options);
   }
 
@@ -19,7 +19,7 @@ export class Scores extends TraceResource {
   }
 
   /** Reads a score. GET /v2/{entity}/{project}/scores/{score_id} */
-  read(scoreId: string, options?: CallOptions): Promise<ScoreReadRes> {
+  async read(scoreId: string, options?: CallOptions): Promise<ScoreReadRes> {
     return this.json('GET', this.v2(encodePath`/scores/${scoreId}`), {}, options);
   }
 
