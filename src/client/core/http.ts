@@ -73,6 +73,7 @@ import {
   parseRetryAfter,
 } from './retry.js';
 import { type QueryParams, buildUrl } from './url.js';
+import { MAX_TIMER_MS } from './timer-limit.js';
 import { DEFAULT_USER_AGENT } from './version.js';
 import { LazyAgent, loadUndici } from './undici.js';
 import { rememberSecret } from '../../secrets.js';
@@ -111,7 +112,7 @@ export interface HttpCoreOptions {
   headers?: Record<string, string> | undefined;
   /** Default `weft/<version>`. */
   userAgent?: string;
-  /** Default {@link DEFAULT_TIMEOUT_MS}; 0 disables the timeout. */
+  /** Default {@link DEFAULT_TIMEOUT_MS}; 0 disables the timeout; at most {@link MAX_TIMER_MS} (about 24.8 days). */
   timeoutMs?: number | undefined;
   /** Default {@link DEFAULT_MAX_RETRIES}. */
   maxRetries?: number | undefined;
@@ -204,9 +205,9 @@ export class HttpCore {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? new LazyAgent();
-    this.timeoutMs = nonNegative(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
+    this.timeoutMs = timerMs(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
     this.maxRetries = nonNegative(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries');
-    this.backoff = options.backoff ?? {};
+    this.backoff = checkedBackoff(options.backoff ?? {});
     this.onRetry = options.onRetry;
     this.#apiKey = options.apiKey || undefined;
     this.#secrets = options.apiKey ? [options.apiKey] : [];
@@ -322,7 +323,7 @@ export class HttpCore {
   /** One attempt: sends the request and returns a 2xx response, or throws the matching weft error. */
   private async attempt(options: RequestOptions, encoded: EncodedBody | undefined): Promise<RawResponse> {
     const { method, path } = options;
-    const timeoutMs = nonNegative(options.timeoutMs, this.timeoutMs, 'timeoutMs');
+    const timeoutMs = timerMs(options.timeoutMs, this.timeoutMs, 'timeoutMs');
     const guard = new AttemptGuard(options.signal, timeoutMs, method, path);
     let response: Dispatcher.ResponseData;
     try {
@@ -392,6 +393,27 @@ export class HttpCore {
     }
     return headers;
   }
+}
+
+/** The backoff's delays become timers too, so they have the same bounds as `timeoutMs`. */
+function checkedBackoff(backoff: BackoffOptions): BackoffOptions {
+  for (const key of ['initialDelayMs', 'maxDelayMs'] as const) {
+    if (backoff[key] !== undefined) timerMs(backoff[key], 0, `backoff.${key}`);
+  }
+  return backoff;
+}
+
+/** A `timeoutMs`: ≥ 0 like any count, and no longer than a Node timer can wait. */
+function timerMs(value: number | undefined, fallback: number, option: string): number {
+  const ms = nonNegative(value, fallback, option);
+  if (ms > MAX_TIMER_MS) {
+    throw new WeftConfigError(
+      option,
+      undefined,
+      `weft: option \`${option}\` must be at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest Node timer), got ${ms}${option === 'timeoutMs' ? '; use 0 for no timeout' : ''}.`,
+    );
+  }
+  return ms;
 }
 
 function nonNegative(value: number | undefined, fallback: number, option: string): number {

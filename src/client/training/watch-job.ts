@@ -1,5 +1,6 @@
 import { WeftAbortError, WeftApiError, WeftConnectionError } from '../core/errors.js';
 import { abortableSleep } from '../core/abortable-sleep.js';
+import { MAX_TIMER_MS } from '../core/timer-limit.js';
 import { type JobProgress, advanceProgress, initialProgress } from './job-progress.js';
 import type { EventListParams, TrainingJobEvent } from './types/events.js';
 import type { Paginated } from './types/pagination.js';
@@ -44,8 +45,9 @@ const MAX_DEFAULT_POLL_INTERVAL_MS = 30_000;
 
 function positive(value: number | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new TypeError(`weft: \`${name}\` must be a positive number of milliseconds, got ${value}.`);
+  if (!Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS) {
+    // Above MAX_TIMER_MS a Node timer fires after 1 ms: the watch would poll in a tight loop.
+    throw new TypeError(`weft: \`${name}\` must be a positive number of milliseconds up to ${MAX_TIMER_MS} (about 24.8 days), got ${value}.`);
   }
   return value;
 }
