@@ -33,10 +33,15 @@ export interface ChatCall {
   /**
    * Wraps a stream's chunk iterator: chunks pass through unchanged (minus the usage-only chunk weft asked for)
    * and the span ends when the iteration completes, fails, is stopped early (`break`), or — given the request's
-   * `signal` — was aborted. Only the first iterator is observed; later ones are returned as they are.
+   * `signal` — was aborted. Only the first iterator is observed; later ones are returned as they are. Give the
+   * stream `source` was taken from as `stream` when it is watched with {@link watchAbandonment}: the iterator
+   * keeps it reachable, so a stream that is still being read is never taken for abandoned.
    */
-  observeChunks<C>(source: AsyncIterator<C>, signal?: AbortSignal): AsyncIterableIterator<C>;
-  /** Ends the span with what was received if `stream` is garbage-collected before its iteration finished. */
+  observeChunks<C>(source: AsyncIterator<C>, signal?: AbortSignal, stream?: object): AsyncIterableIterator<C>;
+  /**
+   * Ends the span with what was received if `stream` is garbage-collected before its iteration finished. Pass
+   * the same `stream` to {@link observeChunks}, or an app that keeps only the iterator loses its span mid-way.
+   */
   watchAbandonment(stream: object): void;
 }
 
@@ -122,23 +127,25 @@ export class ChatCallRecorder implements ChatCall {
     if (!this.done) abandonedStreams.register(stream, this, this);
   }
 
-  observeChunks<C>(source: AsyncIterator<C>, signal?: AbortSignal): AsyncIterableIterator<C> {
+  observeChunks<C>(source: AsyncIterator<C>, signal?: AbortSignal, stream?: object): AsyncIterableIterator<C> {
     if (this.observing || this.done) return passThrough(source);
     this.observing = true;
-    return observedIterator(source, this, signal);
+    return observedIterator(source, this, signal, stream);
   }
 
   /** Records one chunk; returns true when the chunk must be hidden from the caller. */
   onChunk(chunk: unknown): boolean {
-    if (this.done) return false;
     // On the path of every chunk: no closure, no allocation beyond what the accumulator keeps.
-    try {
-      this.firstChunkAt ??= performance.now();
-      this.accumulator ??= new ChatStreamAccumulator(this.config.captureOutput);
-      this.accumulator.add(chunk as ChatCompletionChunk);
-    } catch (error) {
-      reportInternalError('stream chunk', error);
+    if (!this.done) {
+      try {
+        this.firstChunkAt ??= performance.now();
+        this.accumulator ??= new ChatStreamAccumulator(this.config.captureOutput);
+        this.accumulator.add(chunk as ChatCompletionChunk);
+      } catch (error) {
+        reportInternalError('stream chunk', error);
+      }
     }
+    // Even after the span ended, what weft asked for stays hidden: the caller never asked for it.
     if (!this.hideUsage || !chunk || typeof chunk !== 'object') return false;
     const { choices, usage } = chunk as { choices?: unknown; usage?: unknown };
     if (usage && Array.isArray(choices) && choices.length === 0) return true;
@@ -161,7 +168,7 @@ export class ChatCallRecorder implements ChatCall {
         const factory = target.iterator;
         const signal = target.controller?.signal;
         target.iterator = function observedIteratorFactory(this: unknown, ...args: unknown[]) {
-          return call.observeChunks(factory.apply(this, args), signal);
+          return call.observeChunks(factory.apply(this, args), signal, stream);
         };
       } else {
         const original = stream[Symbol.asyncIterator];
@@ -169,7 +176,7 @@ export class ChatCallRecorder implements ChatCall {
           configurable: true,
           writable: true,
           value: function observedAsyncIterator(this: unknown) {
-            return call.observeChunks(original.call(this));
+            return call.observeChunks(original.call(this), undefined, stream);
           },
         });
       }

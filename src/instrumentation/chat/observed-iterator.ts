@@ -8,8 +8,20 @@ export interface ChunkObserver {
   fail(error: unknown): void;
 }
 
-/** An iterator over `source` that reports to `call`. One `then` per chunk, no generator, so no added latency. */
-export function observedIterator<C>(source: AsyncIterator<C>, call: ChunkObserver, signal: AbortSignal | undefined): AsyncIterableIterator<C> {
+// The iterator's reference to the stream it reads, under a key of its own so nothing else sees it.
+const OWNER = Symbol('weft.observedStream');
+
+/**
+ * An iterator over `source` that reports to `call`. One `then` per chunk, no generator, so no added latency.
+ * It keeps `owner` (the stream it was taken from) reachable: a stream is watched for abandonment by garbage
+ * collection, and an app that holds only the iterator, as `for await` does, is still reading the stream.
+ */
+export function observedIterator<C>(
+  source: AsyncIterator<C>,
+  call: ChunkObserver,
+  signal: AbortSignal | undefined,
+  owner?: object,
+): AsyncIterableIterator<C> {
   let finished = false;
   const onResult = (result: IteratorResult<C>): IteratorResult<C> | Promise<IteratorResult<C>> => {
     if (finished) return result;
@@ -30,7 +42,7 @@ export function observedIterator<C>(source: AsyncIterator<C>, call: ChunkObserve
   const onError = (error: unknown): never => {
     throw failed(error);
   };
-  return {
+  const iterator: AsyncIterableIterator<C> = {
     next(...args: [] | [undefined]) {
       try {
         return source.next(...args).then(onResult, onError);
@@ -60,6 +72,8 @@ export function observedIterator<C>(source: AsyncIterator<C>, call: ChunkObserve
       return this;
     },
   };
+  if (owner) Object.defineProperty(iterator, OWNER, { value: owner });
+  return iterator;
 }
 
 /** `source` as an async iterable iterator, unobserved. */
