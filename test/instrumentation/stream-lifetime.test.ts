@@ -2,6 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from 'weft';
+import { StatusCodeValue } from '../../src/otlp/index.js';
 import { HELLO } from '../helpers/openai-server.js';
 import { API_KEY, type Harness, json, startHarness } from './harness.js';
 
@@ -82,5 +83,37 @@ describe('a stream the app is still reading', () => {
     expect(json(span?.attributes['gen_ai.output.messages'])).toEqual([
       { role: 'assistant', parts: [{ type: 'text', content: 'Hello there!' }], finish_reason: 'stop' },
     ]);
+  });
+});
+
+describe('a weft client stream the app cancels', () => {
+  it('ends its span with what was received when cancelled mid-iteration', async () => {
+    h.server.reply({ ...HELLO, hangAfterChunks: 2 });
+    const exportedBefore = h.receiver.spans().length;
+    const stream = await weftClient().inference.chat.completions.create(REQUEST);
+    const iterator = stream[Symbol.asyncIterator]();
+    await iterator.next();
+    await iterator.next();
+    await stream.cancel();
+
+    // Flushed right away: the span must have ended with cancel(), not at some later read or collection.
+    await h.handle.forceFlush();
+    expect(h.receiver.spans()).toHaveLength(exportedBefore + 1);
+    const [span] = await h.spans(1);
+    expect(span?.status.code).toBe(StatusCodeValue.UNSET);
+    expect(span?.attributes['gen_ai.response.id']).toBe('chatcmpl-hello');
+    expect(json(span?.attributes['gen_ai.output.messages'])).toEqual([
+      { role: 'assistant', parts: [{ type: 'text', content: 'Hello' }], finish_reason: 'error' },
+    ]);
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it('ends its span when cancelled before it is read', async () => {
+    h.server.reply({ ...HELLO, hangAfterChunks: 2 });
+    const stream = await weftClient().inference.chat.completions.create(REQUEST);
+    await stream.cancel();
+    const [span] = await h.spans(1);
+    expect(span?.status.code).toBe(StatusCodeValue.UNSET);
+    expect(span?.attributes['gen_ai.request.stream']).toBe(true);
   });
 });

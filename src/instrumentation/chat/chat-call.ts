@@ -158,7 +158,9 @@ export class ChatCallRecorder implements ChatCall {
    * Observes a stream without replacing it. A stream built like openai's `Stream` (an `iterator()` factory that
    * feeds `Symbol.asyncIterator`, `tee()` and `toReadableStream()`, and an AbortController in `controller`) has
    * its factory wrapped, so every way of reading it is seen and an abort is recognised; any other async
-   * iterable has its `Symbol.asyncIterator` wrapped.
+   * iterable has its `Symbol.asyncIterator` wrapped, and its `cancel()` if it has one (weft's own
+   * `ChatCompletionStream`): cancelling ends the span like leaving the loop early, even mid-iteration, when
+   * the stream stops its reader itself and the iterator would not see it.
    */
   private observeInPlace<V>(stream: V & AsyncIterable<unknown>): V {
     const call = this;
@@ -179,6 +181,17 @@ export class ChatCallRecorder implements ChatCall {
             return call.observeChunks(original.call(this), undefined, stream);
           },
         });
+        const cancel = (stream as { cancel?: unknown }).cancel;
+        if (typeof cancel === 'function') {
+          Object.defineProperty(stream, 'cancel', {
+            configurable: true,
+            writable: true,
+            value: function observedCancel(this: unknown, ...args: unknown[]) {
+              call.finishStream(undefined);
+              return cancel.apply(this, args);
+            },
+          });
+        }
       }
     } catch (error) {
       // A frozen stream cannot be observed in place; returning it unobserved keeps the caller's type.
