@@ -3,7 +3,7 @@ import { chatErrorAttributes, chatResponseAttributes, errorType } from './attrib
 import type { ResolvedChatTracingConfig } from './config.js';
 import { reportInternalError } from './report.js';
 import { ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK } from './semconv.js';
-import { observedIterator, passThrough } from './observed-iterator.js';
+import { HIDE_CHUNK, observedIterator, passThrough } from './observed-iterator.js';
 import { ChatStreamAccumulator } from './stream-accumulator.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest } from './types.js';
 import { scrubSecrets } from '../../secrets.js';
@@ -133,8 +133,12 @@ export class ChatCallRecorder implements ChatCall {
     return observedIterator(source, this, signal, stream);
   }
 
-  /** Records one chunk; returns true when the chunk must be hidden from the caller. */
-  onChunk(chunk: unknown): boolean {
+  /**
+   * Records one chunk; returns what the caller gets: the chunk, a copy without the `usage: null` weft asked
+   * for, or {@link HIDE_CHUNK} for the usage-only chunk. The chunk itself is never written to: it may be the
+   * app's own (a frozen cache entry, say), and the app sees it only after this returns anyway.
+   */
+  onChunk(chunk: unknown): unknown {
     // On the path of every chunk: no closure, no allocation beyond what the accumulator keeps.
     if (!this.done) {
       try {
@@ -146,12 +150,15 @@ export class ChatCallRecorder implements ChatCall {
       }
     }
     // Even after the span ended, what weft asked for stays hidden: the caller never asked for it.
-    if (!this.hideUsage || !chunk || typeof chunk !== 'object') return false;
+    if (!this.hideUsage || !chunk || typeof chunk !== 'object') return chunk;
     const { choices, usage } = chunk as { choices?: unknown; usage?: unknown };
-    if (usage && Array.isArray(choices) && choices.length === 0) return true;
+    if (usage && Array.isArray(choices) && choices.length === 0) return HIDE_CHUNK;
     // With include_usage every other chunk carries `usage: null`, which the caller would not have seen.
-    if (usage === null) delete (chunk as { usage?: unknown }).usage;
-    return false;
+    if (usage === null) {
+      const { usage: _added, ...shown } = chunk as { usage?: unknown };
+      return shown;
+    }
+    return chunk;
   }
 
   /**

@@ -1,7 +1,10 @@
+/** What {@link ChunkObserver.onChunk} returns for a chunk the caller must not see. */
+export const HIDE_CHUNK: unique symbol = Symbol('weft.hideChunk');
+
 /** What an observed stream reports to: its chat call. */
 export interface ChunkObserver {
-  /** Records a chunk; true when the chunk must be hidden from the caller. */
-  onChunk(chunk: unknown): boolean;
+  /** Records a chunk; returns what the caller gets: the chunk itself, a copy of it, or {@link HIDE_CHUNK}. */
+  onChunk(chunk: unknown): unknown;
   /** The stream ended (completed, or left early); aborted when `signal` is. */
   finishStream(signal: AbortSignal | undefined): void;
   /** The stream failed with `error`. */
@@ -30,7 +33,9 @@ export function observedIterator<C>(
       call.finishStream(signal);
       return result;
     }
-    return call.onChunk(result.value) ? source.next().then(onResult, onError) : result;
+    const shown = call.onChunk(result.value);
+    if (shown === HIDE_CHUNK) return source.next().then(onResult, onError);
+    return shown === result.value ? result : { done: false, value: shown as C };
   };
   const failed = (error: unknown): unknown => {
     if (!finished) {
