@@ -6,6 +6,7 @@ import * as semconv from './semconv.js';
 import type { ChatServer } from './server.js';
 import { serializeWithinLimits } from './truncate.js';
 import type { ChatCompletion, ChatCompletionRequest, ChatUsage, GenAIMessage } from './types.js';
+import { reportOnce } from '../../diagnostics.js';
 
 /**
  * The one mapping from a chat-completion request, response or error to span attributes. Pure functions:
@@ -51,21 +52,35 @@ export function chatRequestAttributes(
     attributes[semconv.ATTR_OPENAI_REQUEST_SERVICE_TIER] = request.service_tier;
   }
 
-  const tools = toToolDefinitions(request, config.captureInput);
-  if (tools.length > 0) {
-    set(attributes, semconv.ATTR_GEN_AI_TOOL_DEFINITIONS, serialize(tools, config, (n) => ({ type: 'function', name: `…[${n} tools left out]` })));
+  // Content comes from the app (and its hook): if it cannot be recorded, the span still has everything else.
+  try {
+    const tools = toToolDefinitions(request, config.captureInput);
+    if (tools.length > 0) {
+      set(attributes, semconv.ATTR_GEN_AI_TOOL_DEFINITIONS, serialize(tools, config, (n) => ({ type: 'function', name: `…[${n} tools left out]` })));
+    }
+  } catch (error) {
+    reportInternalError('tool definitions', error);
   }
   if (config.captureInput) {
-    const messages = redact(toInputMessages(request.messages), 'input', config);
-    if (messages) {
-      const { instructions, conversation } = splitSystemInstructions(messages);
-      if (instructions.length > 0) {
-        set(attributes, semconv.ATTR_GEN_AI_SYSTEM_INSTRUCTIONS, serialize(instructions, config, (n) => ({ type: 'text', content: `…[${n} parts left out]` })));
-      }
-      if (conversation.length > 0) {
-        set(attributes, semconv.ATTR_GEN_AI_INPUT_MESSAGES, serialize(conversation, config, droppedMessages));
-      }
+    try {
+      Object.assign(attributes, inputContentAttributes(request, config));
+    } catch (error) {
+      reportInternalError('input content', error);
     }
+  }
+  return attributes;
+}
+
+function inputContentAttributes(request: ChatCompletionRequest, config: ResolvedChatTracingConfig): Attributes {
+  const attributes: Attributes = {};
+  const messages = redact(toInputMessages(request.messages), 'input', config);
+  if (!messages) return attributes;
+  const { instructions, conversation } = splitSystemInstructions(messages);
+  if (instructions.length > 0) {
+    set(attributes, semconv.ATTR_GEN_AI_SYSTEM_INSTRUCTIONS, serialize(instructions, config, (n) => ({ type: 'text', content: `…[${n} parts left out]` })));
+  }
+  if (conversation.length > 0) {
+    set(attributes, semconv.ATTR_GEN_AI_INPUT_MESSAGES, serialize(conversation, config, droppedMessages));
   }
   return attributes;
 }
@@ -82,8 +97,12 @@ export function chatResponseAttributes(completion: ChatCompletion, config: Resol
   if (reasons.length > 0) attributes[semconv.ATTR_GEN_AI_RESPONSE_FINISH_REASONS] = reasons;
   Object.assign(attributes, chatUsageAttributes(completion.usage));
   if (config.captureOutput && choices.length > 0) {
-    const messages = redact(toOutputMessages(choices), 'output', config);
-    if (messages) set(attributes, semconv.ATTR_GEN_AI_OUTPUT_MESSAGES, serialize(messages, config, droppedMessages));
+    try {
+      const messages = redact(toOutputMessages(choices), 'output', config);
+      if (messages) set(attributes, semconv.ATTR_GEN_AI_OUTPUT_MESSAGES, serialize(messages, config, droppedMessages));
+    } catch (error) {
+      reportInternalError('output content', error);
+    }
   }
   return attributes;
 }
@@ -129,18 +148,44 @@ function droppedMessages(count: number): GenAIMessage {
   return { role: '_truncated', parts: [{ type: 'text', content: `…[${count} earlier messages left out]` }] };
 }
 
+/** The messages as the app's hook leaves them; undefined when none may be recorded. */
 function redact<M extends GenAIMessage>(messages: M[], direction: 'input' | 'output', config: ResolvedChatTracingConfig): M[] | undefined {
   const hook = config.redactContent;
   if (!hook) return messages;
+  let result: unknown;
   try {
-    const result = hook(messages, direction);
-    if (result === null) return undefined;
-    return Array.isArray(result) ? (result as M[]) : messages;
+    result = hook(messages, direction);
   } catch (error) {
     // Fail closed: content the app wanted rewritten must not be recorded as it was.
     reportInternalError('redactContent hook', error);
     return undefined;
   }
+  if (result === undefined) return messages;
+  if (result === null) return undefined;
+  if (isMessageList(result)) return result as M[];
+  // Fail closed here too: a result weft cannot read may still hold what the hook was meant to take out.
+  reportOnce(
+    'instrumentation:redactContent result',
+    'the redactContent hook returned something other than an array of messages ({ role, parts: [{ type }] }), null or nothing; that content is left out of the span.',
+  );
+  return undefined;
+}
+
+function isMessageList(value: unknown): value is GenAIMessage[] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (message: unknown) =>
+        isObject(message) &&
+        typeof message.role === 'string' &&
+        Array.isArray(message.parts) &&
+        message.parts.every((part: unknown) => isObject(part) && typeof part.type === 'string'),
+    )
+  );
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }
 
 function serialize(items: readonly unknown[], config: ResolvedChatTracingConfig, dropped: (count: number) => unknown): string | undefined {

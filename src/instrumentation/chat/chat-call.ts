@@ -3,7 +3,7 @@ import { chatErrorAttributes, chatResponseAttributes, errorType } from './attrib
 import type { ResolvedChatTracingConfig } from './config.js';
 import { reportInternalError } from './report.js';
 import { ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK } from './semconv.js';
-import { observedIterator, passThrough } from './observed-iterator.js';
+import { HIDE_CHUNK, observedIterator, passThrough } from './observed-iterator.js';
 import { ChatStreamAccumulator } from './stream-accumulator.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest } from './types.js';
 import { scrubSecrets } from '../../secrets.js';
@@ -33,10 +33,15 @@ export interface ChatCall {
   /**
    * Wraps a stream's chunk iterator: chunks pass through unchanged (minus the usage-only chunk weft asked for)
    * and the span ends when the iteration completes, fails, is stopped early (`break`), or — given the request's
-   * `signal` — was aborted. Only the first iterator is observed; later ones are returned as they are.
+   * `signal` — was aborted. Only the first iterator is observed; later ones are returned as they are. Give the
+   * stream `source` was taken from as `stream` when it is watched with {@link watchAbandonment}: the iterator
+   * keeps it reachable, so a stream that is still being read is never taken for abandoned.
    */
-  observeChunks<C>(source: AsyncIterator<C>, signal?: AbortSignal): AsyncIterableIterator<C>;
-  /** Ends the span with what was received if `stream` is garbage-collected before its iteration finished. */
+  observeChunks<C>(source: AsyncIterator<C>, signal?: AbortSignal, stream?: object): AsyncIterableIterator<C>;
+  /**
+   * Ends the span with what was received if `stream` is garbage-collected before its iteration finished. Pass
+   * the same `stream` to {@link observeChunks}, or an app that keeps only the iterator loses its span mid-way.
+   */
   watchAbandonment(stream: object): void;
 }
 
@@ -122,36 +127,47 @@ export class ChatCallRecorder implements ChatCall {
     if (!this.done) abandonedStreams.register(stream, this, this);
   }
 
-  observeChunks<C>(source: AsyncIterator<C>, signal?: AbortSignal): AsyncIterableIterator<C> {
+  observeChunks<C>(source: AsyncIterator<C>, signal?: AbortSignal, stream?: object): AsyncIterableIterator<C> {
     if (this.observing || this.done) return passThrough(source);
     this.observing = true;
-    return observedIterator(source, this, signal);
+    return observedIterator(source, this, signal, stream);
   }
 
-  /** Records one chunk; returns true when the chunk must be hidden from the caller. */
-  onChunk(chunk: unknown): boolean {
-    if (this.done) return false;
+  /**
+   * Records one chunk; returns what the caller gets: the chunk, a copy without the `usage: null` weft asked
+   * for, or {@link HIDE_CHUNK} for the usage-only chunk. The chunk itself is never written to: it may be the
+   * app's own (a frozen cache entry, say), and the app sees it only after this returns anyway.
+   */
+  onChunk(chunk: unknown): unknown {
     // On the path of every chunk: no closure, no allocation beyond what the accumulator keeps.
-    try {
-      this.firstChunkAt ??= performance.now();
-      this.accumulator ??= new ChatStreamAccumulator(this.config.captureOutput);
-      this.accumulator.add(chunk as ChatCompletionChunk);
-    } catch (error) {
-      reportInternalError('stream chunk', error);
+    if (!this.done) {
+      try {
+        this.firstChunkAt ??= performance.now();
+        this.accumulator ??= new ChatStreamAccumulator(this.config.captureOutput);
+        this.accumulator.add(chunk as ChatCompletionChunk);
+      } catch (error) {
+        reportInternalError('stream chunk', error);
+      }
     }
-    if (!this.hideUsage || !chunk || typeof chunk !== 'object') return false;
+    // Even after the span ended, what weft asked for stays hidden: the caller never asked for it.
+    if (!this.hideUsage || !chunk || typeof chunk !== 'object') return chunk;
     const { choices, usage } = chunk as { choices?: unknown; usage?: unknown };
-    if (usage && Array.isArray(choices) && choices.length === 0) return true;
+    if (usage && Array.isArray(choices) && choices.length === 0) return HIDE_CHUNK;
     // With include_usage every other chunk carries `usage: null`, which the caller would not have seen.
-    if (usage === null) delete (chunk as { usage?: unknown }).usage;
-    return false;
+    if (usage === null) {
+      const { usage: _added, ...shown } = chunk as { usage?: unknown };
+      return shown;
+    }
+    return chunk;
   }
 
   /**
    * Observes a stream without replacing it. A stream built like openai's `Stream` (an `iterator()` factory that
    * feeds `Symbol.asyncIterator`, `tee()` and `toReadableStream()`, and an AbortController in `controller`) has
    * its factory wrapped, so every way of reading it is seen and an abort is recognised; any other async
-   * iterable has its `Symbol.asyncIterator` wrapped.
+   * iterable has its `Symbol.asyncIterator` wrapped, and its `cancel()` if it has one (weft's own
+   * `ChatCompletionStream`): cancelling ends the span like leaving the loop early, even mid-iteration, when
+   * the stream stops its reader itself and the iterator would not see it.
    */
   private observeInPlace<V>(stream: V & AsyncIterable<unknown>): V {
     const call = this;
@@ -161,7 +177,7 @@ export class ChatCallRecorder implements ChatCall {
         const factory = target.iterator;
         const signal = target.controller?.signal;
         target.iterator = function observedIteratorFactory(this: unknown, ...args: unknown[]) {
-          return call.observeChunks(factory.apply(this, args), signal);
+          return call.observeChunks(factory.apply(this, args), signal, stream);
         };
       } else {
         const original = stream[Symbol.asyncIterator];
@@ -169,9 +185,20 @@ export class ChatCallRecorder implements ChatCall {
           configurable: true,
           writable: true,
           value: function observedAsyncIterator(this: unknown) {
-            return call.observeChunks(original.call(this));
+            return call.observeChunks(original.call(this), undefined, stream);
           },
         });
+        const cancel = (stream as { cancel?: unknown }).cancel;
+        if (typeof cancel === 'function') {
+          Object.defineProperty(stream, 'cancel', {
+            configurable: true,
+            writable: true,
+            value: function observedCancel(this: unknown, ...args: unknown[]) {
+              call.finishStream(undefined);
+              return cancel.apply(this, args);
+            },
+          });
+        }
       }
     } catch (error) {
       // A frozen stream cannot be observed in place; returning it unobserved keeps the caller's type.

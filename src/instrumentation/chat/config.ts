@@ -9,7 +9,9 @@ export type CaptureContent = boolean | 'input' | 'output';
  * Rewrites or redacts messages before they are recorded. Called once for the input side (the request's
  * messages, system messages included) and once for the output side (one message per choice), with messages
  * already in the GenAI schema. Return a new array to replace them, `null` to record none of them, or nothing
- * to keep them (you may edit them in place). If it throws, that side's content is left out.
+ * to keep them (you may edit them in place). If it throws, or returns anything else (an array holding
+ * something that is not a `{ role, parts: [{ type, … }] }` message), that side's content is left out and the
+ * rest of the span is recorded as usual.
  *
  * @example
  * redactContent: (messages) => messages.map((m) => ({

@@ -1,15 +1,30 @@
+/** What {@link ChunkObserver.onChunk} returns for a chunk the caller must not see. */
+export const HIDE_CHUNK: unique symbol = Symbol('weft.hideChunk');
+
 /** What an observed stream reports to: its chat call. */
 export interface ChunkObserver {
-  /** Records a chunk; true when the chunk must be hidden from the caller. */
-  onChunk(chunk: unknown): boolean;
+  /** Records a chunk; returns what the caller gets: the chunk itself, a copy of it, or {@link HIDE_CHUNK}. */
+  onChunk(chunk: unknown): unknown;
   /** The stream ended (completed, or left early); aborted when `signal` is. */
   finishStream(signal: AbortSignal | undefined): void;
   /** The stream failed with `error`. */
   fail(error: unknown): void;
 }
 
-/** An iterator over `source` that reports to `call`. One `then` per chunk, no generator, so no added latency. */
-export function observedIterator<C>(source: AsyncIterator<C>, call: ChunkObserver, signal: AbortSignal | undefined): AsyncIterableIterator<C> {
+// The iterator's reference to the stream it reads, under a key of its own so nothing else sees it.
+const OWNER = Symbol('weft.observedStream');
+
+/**
+ * An iterator over `source` that reports to `call`. One `then` per chunk, no generator, so no added latency.
+ * It keeps `owner` (the stream it was taken from) reachable: a stream is watched for abandonment by garbage
+ * collection, and an app that holds only the iterator, as `for await` does, is still reading the stream.
+ */
+export function observedIterator<C>(
+  source: AsyncIterator<C>,
+  call: ChunkObserver,
+  signal: AbortSignal | undefined,
+  owner?: object,
+): AsyncIterableIterator<C> {
   let finished = false;
   const onResult = (result: IteratorResult<C>): IteratorResult<C> | Promise<IteratorResult<C>> => {
     if (finished) return result;
@@ -18,7 +33,9 @@ export function observedIterator<C>(source: AsyncIterator<C>, call: ChunkObserve
       call.finishStream(signal);
       return result;
     }
-    return call.onChunk(result.value) ? source.next().then(onResult, onError) : result;
+    const shown = call.onChunk(result.value);
+    if (shown === HIDE_CHUNK) return source.next().then(onResult, onError);
+    return shown === result.value ? result : { done: false, value: shown as C };
   };
   const failed = (error: unknown): unknown => {
     if (!finished) {
@@ -30,7 +47,7 @@ export function observedIterator<C>(source: AsyncIterator<C>, call: ChunkObserve
   const onError = (error: unknown): never => {
     throw failed(error);
   };
-  return {
+  const iterator: AsyncIterableIterator<C> = {
     next(...args: [] | [undefined]) {
       try {
         return source.next(...args).then(onResult, onError);
@@ -60,6 +77,8 @@ export function observedIterator<C>(source: AsyncIterator<C>, call: ChunkObserve
       return this;
     },
   };
+  if (owner) Object.defineProperty(iterator, OWNER, { value: owner });
+  return iterator;
 }
 
 /** `source` as an async iterable iterator, unobserved. */

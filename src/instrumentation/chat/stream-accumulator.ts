@@ -54,7 +54,8 @@ export class ChatStreamAccumulator {
       if (!this.keepContent) continue;
       if (typeof delta.content === 'string') state.content.push(delta.content);
       if (typeof delta.refusal === 'string') state.refusal.push(delta.refusal);
-      if (typeof delta.reasoning_content === 'string') state.reasoning.push(delta.reasoning_content);
+      const reasoning = delta.reasoning_content ?? delta.reasoning;
+      if (typeof reasoning === 'string') state.reasoning.push(reasoning);
       if (Array.isArray(delta.tool_calls)) {
         (delta.tool_calls as readonly ChatToolCallDelta[]).forEach((fragment, position) => {
           if (!fragment || typeof fragment !== 'object') return;

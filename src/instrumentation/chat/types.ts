@@ -81,7 +81,10 @@ export interface ChatUsage {
   readonly completion_tokens_details?: { readonly reasoning_tokens?: number | null } | null;
 }
 
-/** The assistant message of one choice. `reasoning_content` is sent by some OpenAI-compatible servers. */
+/**
+ * The assistant message of one choice. Reasoning is not OpenAI's: other compatible servers send it as
+ * `reasoning_content` (DeepSeek, older vLLM) or `reasoning` (vLLM); the first one set is read.
+ */
 export interface ChatResponseMessage {
   readonly role?: string;
   readonly content?: string | null;
@@ -89,6 +92,7 @@ export interface ChatResponseMessage {
   readonly tool_calls?: readonly ChatToolCall[] | null;
   readonly function_call?: { readonly name?: string; readonly arguments?: string } | null;
   readonly reasoning_content?: string | null;
+  readonly reasoning?: string | null;
 }
 
 /** One choice of a non-streamed response. */
@@ -122,6 +126,7 @@ export interface ChatDelta {
   readonly content?: string | null;
   readonly refusal?: string | null;
   readonly reasoning_content?: string | null;
+  readonly reasoning?: string | null;
   readonly tool_calls?: readonly ChatToolCallDelta[] | null;
   readonly function_call?: { readonly name?: string; readonly arguments?: string } | null;
 }
@@ -166,7 +171,7 @@ export interface GenAIToolCallResponsePart {
   id?: string;
   response: unknown;
 }
-/** Reasoning text the model returned (e.g. `reasoning_content`). */
+/** Reasoning text the model returned (`reasoning_content` or `reasoning`). */
 export interface GenAIReasoningPart {
   type: 'reasoning';
   content: string;

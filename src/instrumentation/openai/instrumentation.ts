@@ -13,6 +13,10 @@ export const SUPPORTED_OPENAI_VERSIONS = ['>=4.0.0 <8'];
 
 // Global, so that two copies of weft (ESM and CommonJS) in one process never patch the same method twice.
 const WEFT_WRAPPER = Symbol.for('weft.openai.wrapper');
+// The enabled instances of every copy of weft, latest last: an `openai` module is patched once, by whichever
+// instance came first, but its calls are recorded as the instance enabled (or configured) last says.
+const ENABLED_KEY = Symbol.for('weft.openai.enabledInstrumentations');
+const enabledHolder = globalThis as { [ENABLED_KEY]?: PatchHost[] };
 const PATCHED_METHODS = ['create', 'parse'] as const;
 
 interface PatchedMethod {
@@ -41,6 +45,7 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
   // `declare`: the base constructor already calls init()/enable(), before field initialisers would run.
   declare private weftPatches: Map<CompletionsPrototype, PatchRecord> | undefined;
   declare private weftChatConfig: ResolvedChatTracingConfig | undefined;
+  declare private weftHost: PatchHost | undefined;
 
   /** @throws WeftConfigError for an option weft cannot use. */
   constructor(config: OpenAIInstrumentationConfig = {}) {
@@ -48,13 +53,15 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
   }
 
   /**
-   * Replaces the options; they apply to the next call.
+   * Replaces the options; they apply to the next call. With several instances enabled in one process, the
+   * chat calls of every patched `openai` module follow the one enabled or configured last.
    * @throws WeftConfigError for an option weft cannot use (the previous options stay).
    */
   override setConfig(config: OpenAIInstrumentationConfig = {}): void {
     const resolved = resolveChatTracingConfig(config);
     super.setConfig(config);
     this.weftChatConfig = resolved;
+    if (enabledHosts().includes(this.host())) markLatest(this.host());
   }
 
   /** The chat recording options, with defaults and environment applied once, when they were set. */
@@ -105,12 +112,26 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
 
   override enable(): void {
     super.enable();
+    markLatest(this.host());
     for (const record of this.patches().values()) if (!record.active) this.patchPrototype(record.prototype);
   }
 
   override disable(): void {
     super.disable();
+    const hosts = enabledHosts();
+    const index = hosts.indexOf(this.host());
+    if (index >= 0) hosts.splice(index, 1);
     for (const record of this.patches().values()) unpatch(record);
+  }
+
+  /** What a patched method reads of this instance. */
+  private host(): PatchHost {
+    this.weftHost ??= {
+      isEnabled: () => this.isEnabled(),
+      tracer: () => this.tracer,
+      chatConfig: () => this.chatConfig(),
+    };
+    return this.weftHost;
   }
 
   private patches(): Map<CompletionsPrototype, PatchRecord> {
@@ -142,10 +163,12 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
       debug('openai chat completions are already patched by weft; not patching them again.');
       return true;
     }
+    const own = this.host();
+    // Read at call time: the instance that patched may since have been disabled, or another one enabled.
     const host: PatchHost = {
-      isEnabled: () => this.isEnabled(),
-      tracer: () => this.tracer,
-      chatConfig: () => this.chatConfig(),
+      isEnabled: () => latestEnabled() !== undefined,
+      tracer: () => (latestEnabled() ?? own).tracer(),
+      chatConfig: () => (latestEnabled() ?? own).chatConfig(),
     };
     record.methods = [];
     const methods = prototype as unknown as Record<string, unknown>;
@@ -161,6 +184,31 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
     this.patches().set(prototype, record);
     return true;
   }
+}
+
+function enabledHosts(): PatchHost[] {
+  enabledHolder[ENABLED_KEY] ??= [];
+  return enabledHolder[ENABLED_KEY];
+}
+
+function latestEnabled(): PatchHost | undefined {
+  const hosts = enabledHosts();
+  for (let i = hosts.length - 1; i >= 0; i--) if (hosts[i]!.isEnabled()) return hosts[i];
+  return undefined;
+}
+
+/** Makes `host` the one whose options apply, and says so once when another instance is enabled too. */
+function markLatest(host: PatchHost): void {
+  const hosts = enabledHosts();
+  const index = hosts.indexOf(host);
+  if (index >= 0) hosts.splice(index, 1);
+  if (hosts.some((other) => other.isEnabled())) {
+    reportOnce(
+      'openai:several-instances',
+      'several OpenAIInstrumentation instances are enabled; openai chat calls are recorded with the options of the one enabled or configured last.',
+    );
+  }
+  hosts.push(host);
 }
 
 function guarded(kind: string, work: () => unknown): void {

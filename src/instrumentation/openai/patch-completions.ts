@@ -29,17 +29,17 @@ interface ClientShape {
 /** Wraps `Completions.prototype.create` (or `.parse`) so every call goes through {@link traceChatCompletion}. */
 export function tracedCompletionsMethod(host: PatchHost, original: Method, kind: 'create' | 'parse'): Method {
   return function weftTracedCompletions(this: unknown, ...args: unknown[]): unknown {
-    let options: TraceChatCompletionOptions<unknown>;
+    // Only the decision is guarded: the original runs once, outside, so its own errors reach the app unchanged.
+    let options: TraceChatCompletionOptions<unknown> | undefined;
     try {
       const body = args[0];
-      if (!host.isEnabled() || !body || typeof body !== 'object' || context.active().getValue(INSIDE_PARSE)) {
-        return original.apply(this, args);
+      if (host.isEnabled() && body && typeof body === 'object' && !context.active().getValue(INSIDE_PARSE)) {
+        options = callOptions(host, (this as { _client?: ClientShape } | undefined)?._client);
       }
-      options = callOptions(host, (this as { _client?: ClientShape } | undefined)?._client);
     } catch (error) {
       reportInternalError('openai patch', error);
-      return original.apply(this, args);
     }
+    if (!options) return original.apply(this, args);
     const rest = args.slice(1);
     const invoke = (request: ChatCompletionRequest): unknown => {
       if (kind === 'create') return original.call(this, request, ...rest);

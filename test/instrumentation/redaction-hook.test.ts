@@ -1,0 +1,78 @@
+import { DiagConsoleLogger, DiagLogLevel, diag } from '@opentelemetry/api';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ContentRedactor } from 'weft';
+import { HELLO } from '../helpers/openai-server.js';
+import { type Harness, startHarness } from './harness.js';
+
+/**
+ * A redaction hook that misbehaves — returns something that is not a list of messages — costs the span its
+ * content, never its other attributes, and is reported once.
+ */
+
+let h: Harness;
+let warnings: string[] = [];
+beforeAll(async () => {
+  h = await startHarness();
+  const record = (...args: unknown[]) => void warnings.push(args.join(' '));
+  diag.setLogger({ error: record, warn: record, info: () => {}, debug: () => {}, verbose: () => {} }, DiagLogLevel.WARN);
+});
+afterEach(() => {
+  h.instrumentation.setConfig({});
+});
+afterAll(async () => {
+  diag.setLogger(new DiagConsoleLogger(), DiagLogLevel.WARN);
+  await h.close();
+});
+
+/** One openai call with this hook; the exported span's attributes. */
+async function attributesWith(redactContent: ContentRedactor): Promise<Record<string, unknown>> {
+  h.instrumentation.setConfig({ redactContent });
+  h.server.reply(HELLO);
+  await h.client().chat.completions.create({
+    model: 'gpt-4o-mini',
+    messages: [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'My card is 4111111111111111' },
+    ],
+    temperature: 0.2,
+    tools: [{ type: 'function', function: { name: 'pay', parameters: { type: 'object' } } }],
+  });
+  const [span] = await h.spans(1);
+  return span!.attributes;
+}
+
+/** Everything but content, which a misbehaving hook must not cost. */
+function withoutContent(): Record<string, unknown> {
+  return {
+    ...h.common(),
+    'gen_ai.request.temperature': 0.2,
+    'gen_ai.tool.definitions': JSON.stringify([{ type: 'function', name: 'pay', parameters: { type: 'object' } }]),
+    'gen_ai.response.id': 'chatcmpl-hello',
+    'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
+    'gen_ai.response.finish_reasons': ['stop'],
+    'gen_ai.usage.input_tokens': 12,
+    'gen_ai.usage.output_tokens': 3,
+    'llm.usage.total_tokens': 15,
+  };
+}
+
+describe('a redaction hook that returns malformed messages', () => {
+  it('leaves content out, keeps every other attribute, and is reported once', async () => {
+    warnings = [];
+    const malformed = (() => [null, { role: 'user' }]) as unknown as ContentRedactor;
+    expect(await attributesWith(malformed)).toEqual(withoutContent());
+    expect(await attributesWith(malformed)).toEqual(withoutContent());
+    expect(warnings.filter((line) => line.includes('redactContent'))).toHaveLength(1);
+  });
+
+  it('leaves content out when it returns something that is not an array, rather than recording it unredacted', async () => {
+    const attributes = await attributesWith((() => 'redacted') as unknown as ContentRedactor);
+    expect(attributes).toEqual(withoutContent());
+    expect(JSON.stringify(attributes)).not.toContain('4111');
+  });
+
+  it('keeps every other attribute when its messages cannot be serialized', async () => {
+    const unserializable: ContentRedactor = (messages) => messages.map((m) => ({ ...m, parts: [{ type: 'text', content: 1n }] }));
+    expect(await attributesWith(unserializable)).toEqual(withoutContent());
+  });
+});
