@@ -7,8 +7,8 @@ import { printTable } from './lib/table.js';
 /** Configurations, in print order; `none` is the uninstrumented baseline. */
 export const CONFIGS = ['none', 'context', 'floor', 'weft', 'weft-lean', 'otel', 'arize', 'traceloop'] as const;
 export type Config = (typeof CONFIGS)[number];
-const PEERS: readonly Config[] = ['otel', 'arize', 'traceloop'];
-const LABEL: Record<Config, string> = {
+export const PEERS: readonly Config[] = ['otel', 'arize', 'traceloop'];
+export const LABEL: Record<Config, string> = {
   none: 'uninstrumented',
   context: 'no spans, a context manager on (not a peer)',
   floor: 'floor: a bare span around each call (not a peer)',

@@ -1,9 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { startChatServer } from './lib/chat-server.js';
 import { startOtlpSink } from './lib/otlp-sink.js';
+import { writeResults } from './lib/results.js';
 import { checkGoals } from './goals.js';
 import { benchMemory, printMemory } from './memory.js';
 import { benchPerCall, type Config, printPerCall } from './percall.js';
@@ -88,13 +87,6 @@ async function main(): Promise<void> {
     await chat.close();
     await sink.close();
   }
-}
-
-function writeResults<T extends { elapsedSeconds: number }>(name: string, results: T): void {
-  const dir = fileURLToPath(new URL('./results/', import.meta.url));
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(`${dir}${name}`, `${JSON.stringify(results, null, 1)}\n`);
-  process.stdout.write(`\nraw runs: bench/results/${name} (${results.elapsedSeconds.toFixed(0)} s)\n`);
 }
 
 main().catch((err) => {

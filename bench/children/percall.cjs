@@ -42,6 +42,10 @@ async function streamedCall() {
 // An in-memory call never waits for I/O, so back to back they would starve the event loop and every exporter
 // would drop spans it had no turn to send. One turn of the loop after each call, as a service has between
 // requests, costs every configuration the same.
+// Under callgrind (`--dump-before=getpriority`), a call into libc's getpriority(), which nothing else in the
+// process makes, dumps the instruction counters: once after the warm-up, once after the timed calls' flush.
+const markCounters = job.markCounters ? () => require('node:os').getPriority() : () => {};
+
 const yieldToLoop = job.transport === 'memory' ? () => new Promise((resolve) => setImmediate(resolve)) : async () => {};
 
 async function measure(call) {
@@ -50,6 +54,7 @@ async function measure(call) {
     await yieldToLoop();
   }
   await configured.flush();
+  markCounters();
   const wall = new Float64Array(job.calls);
   const first = new Float64Array(job.calls);
   let chunks = 0;
@@ -66,6 +71,7 @@ async function measure(call) {
   await configured.flush();
   const flushed = process.hrtime.bigint();
   const cpu = process.cpuUsage(cpu0);
+  markCounters();
   return {
     wallNs: Array.from(wall),
     firstChunkNs: Array.from(first),
@@ -76,11 +82,14 @@ async function measure(call) {
   };
 }
 
+// `job.modes` narrows a run to one mode: the instruction-count bench runs each mode in its own child.
+const CALLS = { plain: plainCall, stream: streamedCall };
+
 async function main() {
-  const plain = await measure(plainCall);
-  const stream = await measure(streamedCall);
+  const report = {};
+  for (const mode of job.modes ?? ['plain', 'stream']) report[mode] = await measure(CALLS[mode]);
   await configured.shutdown();
-  process.stdout.write(`${JSON.stringify({ plain, stream, dropped: configured.handle ? configured.handle.droppedSpans : null })}\n`);
+  process.stdout.write(`${JSON.stringify({ ...report, dropped: configured.handle ? configured.handle.droppedSpans : null })}\n`);
 }
 
 main().catch((err) => {

@@ -40,16 +40,19 @@ export interface ChildOptions {
   nodeArgs?: string[];
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** A command that runs node, e.g. `['valgrind', '--tool=callgrind']`: the child is `wrapper… node …`. */
+  wrapper?: string[];
 }
 
 /**
  * Runs `node [nodeArgs] bench/children/<script>` with `job` in BENCH_JOB, and reads the JSON line it prints.
- * Children run one at a time, from the repository root so that `require('weft')` finds the built package.
+ * Children run from the repository root so that `require('weft')` finds the built package.
  */
 export function runChild<T>(script: string, job: unknown, options: ChildOptions = {}): Promise<ChildOutcome<T>> {
-  const { nodeArgs = [], env = {}, timeoutMs = 120_000 } = options;
+  const { nodeArgs = [], env = {}, timeoutMs = 120_000, wrapper = [] } = options;
+  const command = [...wrapper, process.execPath, ...nodeArgs, childScript(script)];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...nodeArgs, childScript(script)], {
+    const child = spawn(command[0]!, command.slice(1), {
       cwd: REPO_ROOT,
       env: cleanEnv({ ...env, BENCH_JOB: JSON.stringify(job) }),
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,172 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { installedVersion, runChild } from './lib/child.js';
+import { spansWithModel, startOtlpSink } from './lib/otlp-sink.js';
+import { fmt, ratio } from './lib/stats.js';
+import { printTable } from './lib/table.js';
+import { CONFIGS, type Config, LABEL, OPENAI_PACKAGES, PEERS } from './percall.js';
+import { writeResults } from './lib/results.js';
+
+/**
+ * `npm run bench:instructions`: CPU instructions per call, counted by valgrind's callgrind.
+ *
+ * Wall-clock and CPU time of a call swing by tens of microseconds on a shared 2-core machine, more than what
+ * separates the configurations. An instruction count does not depend on the machine's load: each configuration
+ * runs the per-call child (in-memory transport, one mode) under callgrind, and the instructions between the end
+ * of its warm-up and the end of the flush after its N timed calls, divided by N, are what one call costs, its
+ * share of the span export included. Every thread of the process counts (JIT compilers and GC helpers too).
+ * It counts work, not waiting: time spent blocked is not in it.
+ *
+ * Options: `--only=none,weft`, `--openai=openai`, `--warmup=1000`, `--calls=1000`, `--jobs=2` (children at once;
+ * counts do not depend on it).
+ */
+const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const only = (arg('only')?.split(',') as Config[] | undefined) ?? [...CONFIGS];
+const packages = arg('openai')?.split(',') ?? [...OPENAI_PACKAGES];
+const warmup = Number(arg('warmup') ?? 1000);
+const calls = Number(arg('calls') ?? 1000);
+const jobs = Number(arg('jobs') ?? os.cpus().length);
+const MODES = ['plain', 'stream'] as const;
+type Mode = (typeof MODES)[number];
+const log = (s: string) => process.stderr.write(`${s}\n`);
+
+interface Count {
+  openai: string;
+  config: Config;
+  mode: Mode;
+  status: 'ok' | 'broken' | 'lost' | 'failed';
+  detail: string;
+  /** Instructions per timed call, the flush of their spans included; absent unless the run succeeded. */
+  instructionsPerCall?: number;
+}
+
+/** The total instruction count (`Ir`) of one callgrind dump file. */
+function totalInstructions(dumpFile: string): number {
+  const line = /^(?:totals|summary):\s+(\d+)/m.exec(readFileSync(dumpFile, 'utf8'));
+  if (!line) throw new Error(`no totals in ${dumpFile}`);
+  return Number(line[1]);
+}
+
+/**
+ * One child under callgrind. The child marks two points (see `markCounters` in children/percall.cjs), after
+ * its warm-up and after its timed calls and flush, and callgrind dumps its counters at each: dump 2 holds the
+ * instructions of the timed calls alone.
+ */
+async function count(openai: string, config: Config, mode: Mode, dir: string): Promise<Count> {
+  const sink = await startOtlpSink();
+  const outFile = join(dir, `${openai}-${config}-${mode}.out`);
+  const job = {
+    config,
+    openai,
+    transport: 'memory',
+    modes: [mode],
+    markCounters: true,
+    urls: { origin: sink.origin, tracesUrl: sink.tracesUrl },
+    chatBaseURL: 'http://127.0.0.1:9/v1',
+    warmup,
+    calls,
+  };
+  const wrapper = ['valgrind', '--tool=callgrind', `--callgrind-out-file=${outFile}`, '--dump-before=getpriority'];
+  const base = { openai, config, mode };
+  try {
+    const outcome = await runChild('percall.cjs', job, { wrapper, timeoutMs: 60 * 60_000 });
+    const tally = sink.drain();
+    const makesSpans = config !== 'none' && config !== 'context';
+    const expected = makesSpans ? warmup + calls : 0;
+    if (!outcome.ok) return { ...base, status: 'failed', detail: outcome.error };
+    if (makesSpans && tally.spans.length === 0) return { ...base, status: 'broken', detail: 'exported no spans' };
+    const withModel = spansWithModel(tally.spans);
+    if (withModel < expected) return { ...base, status: 'lost', detail: `${expected - withModel} of ${expected} spans missing or without a model` };
+    if (!existsSync(`${outFile}.2`) || existsSync(`${outFile}.3`)) return { ...base, status: 'failed', detail: 'callgrind did not dump exactly twice' };
+    return { ...base, status: 'ok', detail: '', instructionsPerCall: totalInstructions(`${outFile}.2`) / calls };
+  } finally {
+    await sink.close();
+  }
+}
+
+/** Runs `tasks` with at most `limit` at once, keeping their order in the result. */
+async function pool<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      results[i] = await tasks[i]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
+  return results;
+}
+
+function printCounts(counts: Count[], versions: Record<string, string>): void {
+  const k = (n: number) => `${fmt(n / 1000, 1)}k`;
+  for (const openai of packages) {
+    const of = (config: Config, mode: Mode) => counts.find((c) => c.openai === openai && c.config === config && c.mode === mode);
+    const added = (config: Config, mode: Mode) => {
+      const c = of(config, mode);
+      const none = of('none', mode);
+      return c?.instructionsPerCall !== undefined && none?.instructionsPerCall !== undefined ? c.instructionsPerCall - none.instructionsPerCall : Number.NaN;
+    };
+    const best = (mode: Mode) => {
+      const exported = PEERS.map((p) => added(p, mode)).filter(Number.isFinite);
+      return exported.length ? Math.min(...exported) : Number.NaN;
+    };
+    const rows = only
+      .filter((c) => of(c, 'plain') || of(c, 'stream'))
+      .map((config) => {
+        const cells = MODES.flatMap((mode) => {
+          const c = of(config, mode);
+          if (c?.instructionsPerCall === undefined) return ['-', '-', '-'];
+          const a = added(config, mode);
+          return [k(c.instructionsPerCall), config === 'none' ? '-' : k(a), config === 'none' ? '-' : ratio(a / best(mode))];
+        });
+        const bad = MODES.map((m) => of(config, m)).find((c) => c && c.status !== 'ok');
+        return [LABEL[config], ...cells, bad ? `${bad.status.toUpperCase()}: ${bad.detail}` : 'ok'];
+      });
+    printTable(
+      `Instructions per call (callgrind, in-memory fetch): ${openai}@${versions[openai] ?? '?'}, after ${warmup} warm-up calls, over ${calls} calls`,
+      ['configuration', 'plain', 'added', 'vs best peer', 'streamed', 'added', 'vs best peer', 'exported'],
+      rows,
+      ['Counted, not timed: the figures do not move with the machine\'s load. The flush that exports the spans is included.'],
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  if (spawnSync('valgrind', ['--version']).status !== 0) {
+    throw new Error('valgrind was not found on PATH: install it (Debian: apt-get install valgrind) to count instructions');
+  }
+  const started = Date.now();
+  const dir = mkdtempSync(join(os.tmpdir(), 'weft-callgrind-'));
+  try {
+    const tasks = packages.flatMap((openai) =>
+      only.flatMap((config) =>
+        MODES.map((mode) => async () => {
+          const c = await count(openai, config, mode, dir);
+          log(`  ${openai} ${config} ${mode}: ${c.status}${c.instructionsPerCall ? ` ${Math.round(c.instructionsPerCall)} instructions/call` : ` (${c.detail})`}`);
+          return c;
+        }),
+      ),
+    );
+    log(`counting instructions: ${tasks.length} runs under callgrind, ${jobs} at a time…`);
+    const counts = await pool(tasks, jobs);
+    const versions = Object.fromEntries(packages.map((p) => [p, installedVersion(p)]));
+    printCounts(counts, versions);
+    writeResults('instructions.json', {
+      machine: { date: new Date().toISOString(), node: process.version, valgrind: spawnSync('valgrind', ['--version']).stdout.toString().trim() },
+      options: { warmup, calls, only, packages },
+      versions,
+      counts,
+      elapsedSeconds: (Date.now() - started) / 1000,
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err?.stack ?? err}\n`);
+  process.exitCode = 1;
+});
