@@ -16,6 +16,7 @@ import { objectRoutes } from './trace/objects-routes.js';
 import { otelRoute } from './trace/otel-route.js';
 import { TraceStore } from './trace/store.js';
 import { tableRoutes } from './trace/tables-routes.js';
+import { threadRoutes } from './trace/threads-routes.js';
 import { trainingRoutes } from './training/routes.js';
 import { TrainingSimulator } from './training/simulator.js';
 import { TrainingStore } from './training/store.js';
@@ -130,6 +131,7 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
     ...tableRoutes(context),
     ...feedbackRoutes(context),
     ...fileRoutes(context),
+    ...threadRoutes(context),
     ...chatRoutes(),
     ...trainingRoutes(training, DEFAULT_LOCAL_PROJECT.split('/')[0]!),
   ];
