@@ -9,6 +9,8 @@ import { applyRecord, type DevStores, snapshotRecords } from './records.js';
 import { Router, type Route } from './router.js';
 import { notImplementedRoutes } from './spec-paths.js';
 import { callRoutes } from './trace/calls-routes.js';
+import { CollectionStore } from './trace/collection-store.js';
+import { costRoutes } from './trace/costs-routes.js';
 import { feedbackRoutes } from './trace/feedback-routes.js';
 import { fileRoutes } from './trace/files-routes.js';
 import { infoRoutes } from './trace/info-routes.js';
@@ -86,7 +88,7 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
   const log = options.log === false ? () => {} : (options.log ?? ((line: string) => process.stderr.write(`weft dev: ${line}\n`)));
 
   const store = new TraceStore(maxTraces);
-  const stores: DevStores = { trace: store, training: new TrainingStore() };
+  const stores: DevStores = { trace: store, training: new TrainingStore(), collections: new CollectionStore() };
   let dataLog: MutationLog | undefined;
   if (options.dataFile) {
     const opened = MutationLog.open(options.dataFile);
@@ -113,6 +115,7 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
 
   const context: DevContext = {
     store,
+    collections: stores.collections,
     defaultProject: DEFAULT_LOCAL_PROJECT,
     log,
     write: createWriter(stores, dataLog, maxTraces, log),
@@ -132,6 +135,7 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
     ...feedbackRoutes(context),
     ...fileRoutes(context),
     ...threadRoutes(context),
+    ...costRoutes(context),
     ...chatRoutes(),
     ...trainingRoutes(training, DEFAULT_LOCAL_PROJECT.split('/')[0]!),
   ];

@@ -7,7 +7,15 @@ import { HttpError, type ValidationIssue } from './http.js';
 export type FieldSpec =
   | { type: 'string' | 'integer' | 'number' | 'boolean' | 'any' | 'datetime'; required?: boolean; nullable?: boolean }
   | { type: 'array'; items?: FieldSpec; required?: boolean; nullable?: boolean }
-  | { type: 'object'; fields?: Record<string, FieldSpec>; strict?: boolean; required?: boolean; nullable?: boolean };
+  | {
+      type: 'object';
+      fields?: Record<string, FieldSpec>;
+      strict?: boolean;
+      /** For a map (`{[key]: value}`): the spec every value must meet. */
+      values?: FieldSpec;
+      required?: boolean;
+      nullable?: boolean;
+    };
 
 /** The fields of an object body; `strict` rejects fields that are not listed. */
 export interface ObjectSpec {
@@ -71,6 +79,7 @@ function checkField(value: unknown, spec: FieldSpec, loc: (string | number)[], i
         return;
       }
       if (spec.fields) checkObject(value, { fields: spec.fields, strict: spec.strict }, loc, issues);
+      if (spec.values) for (const [name, item] of Object.entries(value)) checkField(item, spec.values, [...loc, name], issues);
       return;
   }
 }
