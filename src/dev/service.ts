@@ -8,6 +8,9 @@ import { MutationLog } from './persistence.js';
 import { applyRecord, type DevStores, snapshotRecords } from './records.js';
 import { Router, type Route } from './router.js';
 import { notImplementedRoutes } from './spec-paths.js';
+import { annotationItemRoutes } from './trace/annotation-items-routes.js';
+import { AnnotationQueueData } from './trace/annotation-queues.js';
+import { annotationQueueRoutes } from './trace/annotation-queues-routes.js';
 import { callRoutes } from './trace/calls-routes.js';
 import { CollectionStore } from './trace/collection-store.js';
 import { costRoutes } from './trace/costs-routes.js';
@@ -125,6 +128,7 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
   const training = new TrainingSimulator(stores.training, context.write, options.trainingStepMs ?? 300);
   const interrupted = training.failInterruptedJobs();
   if (interrupted > 0) log(`marked ${interrupted} training job(s) failed: they were still running when the service stopped`);
+  const annotationQueues = new AnnotationQueueData(context);
   const router = new Router(bearerAuth(options.apiKey), options.maxBodyBytes ?? 32 * 1024 * 1024);
   const served: Route[] = [
     ...infoRoutes(context),
@@ -136,6 +140,8 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
     ...fileRoutes(context),
     ...threadRoutes(context),
     ...costRoutes(context),
+    ...annotationQueueRoutes(annotationQueues),
+    ...annotationItemRoutes(context, annotationQueues),
     ...chatRoutes(),
     ...trainingRoutes(training, DEFAULT_LOCAL_PROJECT.split('/')[0]!),
   ];

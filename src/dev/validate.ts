@@ -138,3 +138,20 @@ export function queryInt(url: URL, name: string, fallback: number, min: number, 
   }
   return value;
 }
+
+/** Reads a required string query parameter (`?project_id=` on GET and DELETE routes), or throws a 422 naming it. */
+export function queryString(url: URL, name: string): string {
+  const value = url.searchParams.get(name);
+  if (value === null || value === '') {
+    throw new HttpError(422, [{ loc: ['query', name], msg: 'Field required', type: 'missing' }]);
+  }
+  return value;
+}
+
+/** Checks that a value is one of a fixed set, or throws a 422 at `loc` listing the allowed values. */
+export function checkOneOf<T extends string>(value: string, allowed: readonly T[], loc: (string | number)[]): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new HttpError(422, [{ loc, msg: `Input should be ${allowed.map((a) => `'${a}'`).join(', ')}`, type: 'enum' }]);
+  }
+  return value as T;
+}

@@ -8,6 +8,9 @@ export const optInt = { type: 'integer', nullable: true } as const;
 export const optBool = { type: 'boolean', nullable: true } as const;
 export const strList = { type: 'array', items: str } as const;
 
+/** An optional strict object, such as a query's `filter`. */
+export const optObject = (fields: Record<string, FieldSpec>): FieldSpec => ({ type: 'object', nullable: true, strict: true, fields });
+
 /** `sort_by`: a list of `{field, direction}`. */
 export const SORT_BY: FieldSpec = {
   type: 'array',

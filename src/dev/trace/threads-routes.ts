@@ -2,7 +2,7 @@ import type { DevContext } from '../context.js';
 import { HttpError, sendJsonl } from '../http.js';
 import type { Route } from '../router.js';
 import { checkBody } from '../validate.js';
-import { PAGING, type Paging, reqStr, strList } from './fields.js';
+import { optObject, PAGING, type Paging, reqStr, strList } from './fields.js';
 import { page, sortRecords } from './query-expr.js';
 import { summarizeThreads, THREAD_SORT_FIELDS, type ThreadsFilter } from './thread-summary.js';
 
@@ -19,12 +19,7 @@ export function threadRoutes(ctx: DevContext): Route[] {
           strict: true,
           fields: {
             project_id: reqStr,
-            filter: {
-              type: 'object',
-              nullable: true,
-              strict: true,
-              fields: { after_datetime: optDatetime, before_datetime: optDatetime, thread_ids: { ...strList, nullable: true } },
-            },
+            filter: optObject({ after_datetime: optDatetime, before_datetime: optDatetime, thread_ids: { ...strList, nullable: true } }),
             ...PAGING,
           },
         });
