@@ -22,6 +22,7 @@ import { otelRoute } from './trace/otel-route.js';
 import { TraceStore } from './trace/store.js';
 import { tableRoutes } from './trace/tables-routes.js';
 import { threadRoutes } from './trace/threads-routes.js';
+import { v2EvaluationRecordRoutes } from './trace/v2-evaluation-records.js';
 import { v2ObjectRoutes } from './trace/v2-object-routes.js';
 import { trainingRoutes } from './training/routes.js';
 import { TrainingSimulator } from './training/simulator.js';
@@ -144,6 +145,7 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
     ...annotationQueueRoutes(annotationQueues),
     ...annotationItemRoutes(context, annotationQueues),
     ...v2ObjectRoutes(context),
+    ...v2EvaluationRecordRoutes(context),
     ...chatRoutes(),
     ...trainingRoutes(training, DEFAULT_LOCAL_PROJECT.split('/')[0]!),
   ];
