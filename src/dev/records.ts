@@ -1,13 +1,15 @@
+import { type CollectionMutation, type CollectionStore, isCollectionMutation } from './trace/collection-store.js';
 import type { Mutation, TraceStore } from './trace/store.js';
 import { isTrainingMutation, type TrainingMutation, type TrainingStore } from './training/store.js';
 
-/** One line of the `--data` log: a change to the trace data or to the training state. */
-export type DevRecord = Mutation | TrainingMutation;
+/** One line of the `--data` log: a change to the trace data (calls and objects, or a record collection) or to the training state. */
+export type DevRecord = Mutation | CollectionMutation | TrainingMutation;
 
 /** The in-memory state that the `--data` log rebuilds. */
 export interface DevStores {
   readonly trace: TraceStore;
   readonly training: TrainingStore;
+  readonly collections: CollectionStore;
 }
 
 /**
@@ -19,6 +21,10 @@ export function applyRecord(stores: DevStores, record: DevRecord): number {
     stores.training.apply(record);
     return 0;
   }
+  if (isCollectionMutation(record)) {
+    stores.collections.apply(record);
+    return 0;
+  }
   return stores.trace.apply(record);
 }
 
@@ -26,4 +32,5 @@ export function applyRecord(stores: DevStores, record: DevRecord): number {
 export function* snapshotRecords(stores: DevStores): Iterable<DevRecord> {
   yield* stores.trace.snapshot();
   yield* stores.training.snapshot();
+  yield* stores.collections.snapshot();
 }

@@ -8,7 +8,12 @@ import { MutationLog } from './persistence.js';
 import { applyRecord, type DevStores, snapshotRecords } from './records.js';
 import { Router, type Route } from './router.js';
 import { notImplementedRoutes } from './spec-paths.js';
+import { annotationItemRoutes } from './trace/annotation-items-routes.js';
+import { AnnotationQueueData } from './trace/annotation-queues.js';
+import { annotationQueueRoutes } from './trace/annotation-queues-routes.js';
 import { callRoutes } from './trace/calls-routes.js';
+import { CollectionStore } from './trace/collection-store.js';
+import { costRoutes } from './trace/costs-routes.js';
 import { feedbackRoutes } from './trace/feedback-routes.js';
 import { fileRoutes } from './trace/files-routes.js';
 import { infoRoutes } from './trace/info-routes.js';
@@ -16,6 +21,9 @@ import { objectRoutes } from './trace/objects-routes.js';
 import { otelRoute } from './trace/otel-route.js';
 import { TraceStore } from './trace/store.js';
 import { tableRoutes } from './trace/tables-routes.js';
+import { threadRoutes } from './trace/threads-routes.js';
+import { v2EvaluationRecordRoutes } from './trace/v2-evaluation-records.js';
+import { v2ObjectRoutes } from './trace/v2-object-routes.js';
 import { trainingRoutes } from './training/routes.js';
 import { TrainingSimulator } from './training/simulator.js';
 import { TrainingStore } from './training/store.js';
@@ -85,7 +93,7 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
   const log = options.log === false ? () => {} : (options.log ?? ((line: string) => process.stderr.write(`weft dev: ${line}\n`)));
 
   const store = new TraceStore(maxTraces);
-  const stores: DevStores = { trace: store, training: new TrainingStore() };
+  const stores: DevStores = { trace: store, training: new TrainingStore(), collections: new CollectionStore() };
   let dataLog: MutationLog | undefined;
   if (options.dataFile) {
     const opened = MutationLog.open(options.dataFile);
@@ -112,6 +120,7 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
 
   const context: DevContext = {
     store,
+    collections: stores.collections,
     defaultProject: DEFAULT_LOCAL_PROJECT,
     log,
     write: createWriter(stores, dataLog, maxTraces, log),
@@ -121,6 +130,7 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
   const training = new TrainingSimulator(stores.training, context.write, options.trainingStepMs ?? 300);
   const interrupted = training.failInterruptedJobs();
   if (interrupted > 0) log(`marked ${interrupted} training job(s) failed: they were still running when the service stopped`);
+  const annotationQueues = new AnnotationQueueData(context);
   const router = new Router(bearerAuth(options.apiKey), options.maxBodyBytes ?? 32 * 1024 * 1024);
   const served: Route[] = [
     ...infoRoutes(context),
@@ -130,6 +140,12 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
     ...tableRoutes(context),
     ...feedbackRoutes(context),
     ...fileRoutes(context),
+    ...threadRoutes(context),
+    ...costRoutes(context),
+    ...annotationQueueRoutes(annotationQueues),
+    ...annotationItemRoutes(context, annotationQueues),
+    ...v2ObjectRoutes(context),
+    ...v2EvaluationRecordRoutes(context),
     ...chatRoutes(),
     ...trainingRoutes(training, DEFAULT_LOCAL_PROJECT.split('/')[0]!),
   ];

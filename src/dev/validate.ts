@@ -7,7 +7,15 @@ import { HttpError, type ValidationIssue } from './http.js';
 export type FieldSpec =
   | { type: 'string' | 'integer' | 'number' | 'boolean' | 'any' | 'datetime'; required?: boolean; nullable?: boolean }
   | { type: 'array'; items?: FieldSpec; required?: boolean; nullable?: boolean }
-  | { type: 'object'; fields?: Record<string, FieldSpec>; strict?: boolean; required?: boolean; nullable?: boolean };
+  | {
+      type: 'object';
+      fields?: Record<string, FieldSpec>;
+      strict?: boolean;
+      /** For a map (`{[key]: value}`): the spec every value must meet. */
+      values?: FieldSpec;
+      required?: boolean;
+      nullable?: boolean;
+    };
 
 /** The fields of an object body; `strict` rejects fields that are not listed. */
 export interface ObjectSpec {
@@ -71,6 +79,7 @@ function checkField(value: unknown, spec: FieldSpec, loc: (string | number)[], i
         return;
       }
       if (spec.fields) checkObject(value, { fields: spec.fields, strict: spec.strict }, loc, issues);
+      if (spec.values) for (const [name, item] of Object.entries(value)) checkField(item, spec.values, [...loc, name], issues);
       return;
   }
 }
@@ -128,4 +137,21 @@ export function queryInt(url: URL, name: string, fallback: number, min: number, 
     ]);
   }
   return value;
+}
+
+/** Reads a required string query parameter (`?project_id=` on GET and DELETE routes), or throws a 422 naming it. */
+export function queryString(url: URL, name: string): string {
+  const value = url.searchParams.get(name);
+  if (value === null || value === '') {
+    throw new HttpError(422, [{ loc: ['query', name], msg: 'Field required', type: 'missing' }]);
+  }
+  return value;
+}
+
+/** Checks that a value is one of a fixed set, or throws a 422 at `loc` listing the allowed values. */
+export function checkOneOf<T extends string>(value: string, allowed: readonly T[], loc: (string | number)[]): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new HttpError(422, [{ loc, msg: `Input should be ${allowed.map((a) => `'${a}'`).join(', ')}`, type: 'enum' }]);
+  }
+  return value as T;
 }

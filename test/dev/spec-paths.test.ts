@@ -28,4 +28,17 @@ describe('weft dev: the spec paths it knows', () => {
     expect(res.status).toBe(501);
     expect(res.body.detail).toContain('model analysis listing');
   });
+
+  it('serves threads, costs, annotation queues and the v2 resources (except eval results) instead of answering 501', async () => {
+    const dev = await devService();
+    const served = /^\/(threads|cost|annotation_queues)\/|^\/annotation_queues$|^\/v2\/(?!\{entity\}\/\{project\}\/eval_results)/;
+    const paths = SPEC_PATHS.filter(([, path]) => served.test(path));
+    expect(paths.length).toBe(47);
+    for (const [method, path] of paths) {
+      const res = await fetch(`${dev.url}${path.replace(/\{[^}]+\}/g, 'x')}`, { method });
+      await res.arrayBuffer();
+      expect(res.status, `${method} ${path}`).not.toBe(501);
+    }
+  });
 });
+

@@ -95,6 +95,15 @@ describe('the whole loop through weft dev', () => {
     expect(turns.every((c) => c.turn_id === c.id && !c.parent_id)).toBe(true);
   });
 
+  it('lists a thread written with withThread, counting one turn per top-level call', async () => {
+    const thread = `listed-${Date.now()}`;
+    for (const q of ['What is 3 + 3?', 'What is 4 + 4?']) await withThread(thread, () => answer(q, { short: true }));
+    await weft.forceFlush();
+    const [listed] = await client.trace.threads.streamQuery({ filter: { thread_ids: [thread] } }).collect();
+    const turns = (await client.trace.calls.streamQuery({ filter: { thread_ids: [thread] } }).collect()).filter((c) => c.turn_id);
+    expect(listed).toMatchObject({ thread_id: thread, turn_count: 2, first_turn_id: turns[0]!.id, last_turn_id: turns[1]!.id });
+  });
+
   it('records a failing op as an error call with its message', async () => {
     const fails = op(async function fails() {
       throw new Error('no answer today');

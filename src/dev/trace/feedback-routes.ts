@@ -3,7 +3,7 @@ import { sendJson } from '../http.js';
 import { uuidv7 } from '../ids.js';
 import type { Route } from '../router.js';
 import { checkBody, type FieldSpec } from '../validate.js';
-import { getPath, matchesQuery, page, sortRecords } from './query-expr.js';
+import { matchesQuery, page, pickFields, sortRecords } from './query-expr.js';
 import type { Feedback } from './types.js';
 
 const str = { type: 'string' } as const;
@@ -23,12 +23,6 @@ const CREATE_FIELDS: Record<string, FieldSpec> = {
   trigger_ref: optStr,
   wb_user_id: optStr,
 };
-
-// `fields` may be dot paths (`payload.note`); each selected path keeps its full name as the key.
-function pickFields(feedback: Feedback, fields: string[] | null | undefined): Record<string, unknown> {
-  if (!fields || fields.length === 0) return { ...feedback };
-  return Object.fromEntries(fields.map((f) => [f, getPath(feedback, f) ?? null]));
-}
 
 /** Feedback: create (ids are UUIDv7 unless given) and query with fields, query, sort and paging. */
 export function feedbackRoutes(ctx: DevContext): Route[] {

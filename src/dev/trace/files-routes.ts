@@ -1,8 +1,8 @@
 import type { DevContext } from '../context.js';
 import { HttpError, sendJson } from '../http.js';
-import { contentDigest } from '../ids.js';
 import type { Route } from '../router.js';
 import { checkBody } from '../validate.js';
+import { writeFile } from './object-writes.js';
 
 // Node's fetch implementation parses multipart bodies, so the service needs no parser of its own.
 async function readForm(body: Buffer, contentType: string): Promise<FormData> {
@@ -36,15 +36,7 @@ export function fileRoutes(ctx: DevContext): Route[] {
         if (issues.length > 0) throw new HttpError(422, issues);
         const blob = file as File;
         const content = Buffer.from(await blob.arrayBuffer());
-        const digest = contentDigest(content);
-        ctx.write({
-          kind: 'file',
-          project_id: projectId as string,
-          digest,
-          name: blob.name || 'file',
-          content_base64: content.toString('base64'),
-        });
-        sendJson(c.res, 200, { digest });
+        sendJson(c.res, 200, { digest: writeFile(ctx, projectId as string, blob.name || 'file', content) });
       },
     },
     {

@@ -1,8 +1,8 @@
 import type { DevContext } from '../context.js';
 import { HttpError, sendJson } from '../http.js';
-import { canonicalJson, contentDigest } from '../ids.js';
 import type { Route } from '../router.js';
 import { checkBody, type ObjectSpec } from '../validate.js';
+import { writeObject } from './object-writes.js';
 import { page, sortRecords } from './query-expr.js';
 import type { ObjSchema } from './types.js';
 
@@ -75,17 +75,6 @@ interface ObjFilter {
   latest_only?: boolean | null;
 }
 
-// An op is stored as a custom weave type whose weave_type is "Op" (how the SDKs save op source).
-function isOp(val: unknown): boolean {
-  const v = val as { _type?: unknown; weave_type?: { type?: unknown } } | null;
-  return v?._type === 'CustomWeaveType' && v.weave_type?.type === 'Op';
-}
-
-function className(val: unknown): string | null {
-  const name = (val as { _class_name?: unknown } | null)?._class_name;
-  return typeof name === 'string' ? name : null;
-}
-
 function withoutVal(obj: ObjSchema): ObjSchema {
   return { ...obj, val: {} };
 }
@@ -111,25 +100,7 @@ export function objectRoutes(ctx: DevContext): Route[] {
         const { obj } = checkBody<{
           obj: { project_id: string; object_id: string; val: unknown; builtin_object_class?: string | null; set_base_object_class?: string | null };
         }>(await c.json(), CREATE_SPEC);
-        const json = canonicalJson(obj.val);
-        const digest = contentDigest(json);
-        const base = obj.builtin_object_class ?? obj.set_base_object_class ?? className(obj.val);
-        ctx.write({
-          kind: 'obj',
-          obj: {
-            project_id: obj.project_id,
-            object_id: obj.object_id,
-            created_at: new Date().toISOString(),
-            deleted_at: null,
-            digest,
-            kind: isOp(obj.val) ? 'op' : 'object',
-            base_object_class: base,
-            leaf_object_class: className(obj.val) ?? base,
-            val: obj.val,
-            wb_user_id: null,
-            size_bytes: Buffer.byteLength(json),
-          },
-        });
+        const { digest } = writeObject(ctx, obj.project_id, obj.object_id, obj.val, obj.builtin_object_class ?? obj.set_base_object_class ?? null);
         sendJson(c.res, 200, { digest, object_id: obj.object_id });
       },
     },
@@ -141,14 +112,7 @@ export function objectRoutes(ctx: DevContext): Route[] {
           await c.json(),
           READ_SPEC,
         );
-        const versions = ctx.store.objectVersions(body.project_id, body.object_id);
-        const versionIndex = /^v(\d+)$/.exec(body.digest)?.[1];
-        const found =
-          body.digest === 'latest'
-            ? versions.find((v) => v.is_latest === 1)
-            : versionIndex !== undefined
-              ? versions[Number(versionIndex)]
-              : versions.find((v) => v.digest === body.digest);
+        const found = ctx.store.objectVersion(body.project_id, body.object_id, body.digest);
         if (!found) throw new HttpError(404, `Obj ${body.object_id}:${body.digest} not found`);
         sendJson(c.res, 200, { obj: body.metadata_only ? withoutVal(found) : found });
       },

@@ -130,6 +130,15 @@ export function sortRecords<T>(records: T[], sortBy: { field: string; direction?
   });
 }
 
+/**
+ * Keeps the requested `fields` of a record (all of it when none are asked for). Fields may be dot paths
+ * (`payload.note`); each keeps its full name as the key, and a missing one comes back as null.
+ */
+export function pickFields(record: unknown, fields: string[] | null | undefined): Record<string, unknown> {
+  if (!fields || fields.length === 0) return { ...(record as Record<string, unknown>) };
+  return Object.fromEntries(fields.map((f) => [f, getPath(record, f) ?? null]));
+}
+
 /** Applies `offset` and `limit` (both optional, both at least 0; a 422 names the one that is not). */
 export function page<T>(records: T[], limit: number | null | undefined, offset: number | null | undefined): T[] {
   for (const [name, value] of [['limit', limit], ['offset', offset]] as const) {

@@ -8,7 +8,9 @@ export type Mutation =
   | { kind: 'call_start'; start: StartedCall & { id: string; trace_id: string } }
   | { kind: 'call_end'; end: EndedCall }
   | { kind: 'call'; call: CallSchema }
-  | { kind: 'obj'; obj: Omit<ObjSchema, 'version_index' | 'is_latest'> }
+  // A snapshot keeps version_index, so that compacting the log after a deletion leaves `v<N>` unchanged.
+  | { kind: 'obj'; obj: Omit<ObjSchema, 'version_index' | 'is_latest'> & { version_index?: number } }
+  | { kind: 'obj_delete'; project_id: string; object_id: string; digests: string[] | null }
   | { kind: 'table'; table: StoredTable }
   | { kind: 'feedback'; feedback: Feedback }
   | { kind: 'file'; project_id: string; digest: string; name: string; content_base64: string };
@@ -45,6 +47,9 @@ export class TraceStore {
         return this.putCall(mutation.call);
       case 'obj':
         this.putObject(mutation.obj);
+        return 0;
+      case 'obj_delete':
+        this.deleteObject(mutation.project_id, mutation.object_id, mutation.digests);
         return 0;
       case 'table':
         this.tables.set(key(mutation.table.project_id, mutation.table.digest), mutation.table);
@@ -115,13 +120,27 @@ export class TraceStore {
     return evicted;
   }
 
-  private putObject(obj: Omit<ObjSchema, 'version_index' | 'is_latest'>): void {
+  private putObject({ version_index, ...obj }: Omit<ObjSchema, 'version_index' | 'is_latest'> & { version_index?: number }): void {
     const objKey = key(obj.project_id, obj.object_id);
     const versions = this.objects.get(objKey) ?? [];
     if (versions.some((v) => v.digest === obj.digest)) return;
     for (const v of versions) v.is_latest = 0;
-    versions.push({ ...obj, version_index: versions.length, is_latest: 1 });
+    // Indexes keep counting after a deletion, so that `v<N>` never names two different versions.
+    const last = versions[versions.length - 1];
+    versions.push({ ...obj, version_index: version_index ?? (last ? last.version_index + 1 : 0), is_latest: 1 });
     this.objects.set(objKey, versions);
+  }
+
+  private deleteObject(projectId: string, objectId: string, digests: string[] | null): void {
+    const objKey = key(projectId, objectId);
+    const kept = (this.objects.get(objKey) ?? []).filter((v) => digests !== null && !digests.includes(v.digest));
+    if (kept.length === 0) {
+      this.objects.delete(objKey);
+      return;
+    }
+    for (const v of kept) v.is_latest = 0;
+    kept[kept.length - 1]!.is_latest = 1;
+    this.objects.set(objKey, kept);
   }
 
   /** Every stored (started) call of a project, oldest write first. */
@@ -149,6 +168,15 @@ export class TraceStore {
   /** Every version of one object, oldest first. */
   objectVersions(projectId: string, objectId: string): ObjSchema[] {
     return this.objects.get(key(projectId, objectId)) ?? [];
+  }
+
+  /** One version of an object by digest, `latest` or `v<N>`; undefined when there is none. */
+  objectVersion(projectId: string, objectId: string, digest: string): ObjSchema | undefined {
+    const versions = this.objectVersions(projectId, objectId);
+    if (digest === 'latest') return versions.find((v) => v.is_latest === 1);
+    const index = /^v(\d+)$/.exec(digest)?.[1];
+    if (index !== undefined) return versions.find((v) => v.version_index === Number(index));
+    return versions.find((v) => v.digest === digest);
   }
 
   /** Every version of every object of a project. */
@@ -179,7 +207,7 @@ export class TraceStore {
    */
   *snapshot(): Iterable<Mutation> {
     for (const versions of this.objects.values()) {
-      for (const { version_index: _v, is_latest: _l, ...obj } of versions) yield { kind: 'obj', obj };
+      for (const { is_latest: _l, ...obj } of versions) yield { kind: 'obj', obj };
     }
     for (const table of this.tables.values()) yield { kind: 'table', table };
     for (const file of this.files.values()) {

@@ -1,8 +1,8 @@
 import type { DevContext } from '../context.js';
 import { HttpError, sendJson } from '../http.js';
-import { canonicalJson, contentDigest } from '../ids.js';
 import type { Route } from '../router.js';
 import { checkBody } from '../validate.js';
+import { writeTable } from './object-writes.js';
 import { page, sortRecords } from './query-expr.js';
 import type { TableRow } from './types.js';
 
@@ -30,10 +30,7 @@ export function tableRoutes(ctx: DevContext): Route[] {
             },
           },
         });
-        const rows = table.rows.map((val) => ({ digest: contentDigest(canonicalJson(val)), val }));
-        const digest = contentDigest(rows.map((r) => r.digest).join(','));
-        ctx.write({ kind: 'table', table: { project_id: table.project_id, digest, rows } });
-        sendJson(c.res, 200, { digest, row_digests: rows.map((r) => r.digest) });
+        sendJson(c.res, 200, writeTable(ctx, table.project_id, table.rows));
       },
     },
     {

@@ -49,7 +49,7 @@ describe('the trace client against weft dev', () => {
   });
 
   it('reports an endpoint the stand-in does not serve as an API error naming the operation', async () => {
-    const error = await client.trace.annotationQueues.stats({ queue_ids: ['q'] }).catch((e: unknown) => e);
+    const error = await client.trace.evaluations.status({ call_id: 'c' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WeftApiError);
     expect((error as WeftApiError).status).toBe(501);
   });

@@ -1,0 +1,35 @@
+import type { FieldSpec } from '../validate.js';
+
+/** Field specs that most request bodies of the trace service share, written once. */
+export const str = { type: 'string' } as const;
+export const reqStr = { type: 'string', required: true } as const;
+export const optStr = { type: 'string', nullable: true } as const;
+export const optInt = { type: 'integer', nullable: true } as const;
+export const optBool = { type: 'boolean', nullable: true } as const;
+export const strList = { type: 'array', items: str } as const;
+
+/** An optional strict object, such as a query's `filter`. */
+export const optObject = (fields: Record<string, FieldSpec>): FieldSpec => ({ type: 'object', nullable: true, strict: true, fields });
+
+/** `sort_by`: a list of `{field, direction}`. */
+export const SORT_BY: FieldSpec = {
+  type: 'array',
+  nullable: true,
+  items: { type: 'object', strict: true, fields: { field: reqStr, direction: reqStr } },
+};
+
+/** The paging and order fields of a query body. */
+export const PAGING: Record<string, FieldSpec> = { sort_by: SORT_BY, limit: optInt, offset: optInt };
+
+/** `{field, direction}` as the routes read it. */
+export interface SortBy {
+  field: string;
+  direction: string;
+}
+
+/** Paging and order as the routes read them. */
+export interface Paging {
+  sort_by?: SortBy[] | null;
+  limit?: number | null;
+  offset?: number | null;
+}

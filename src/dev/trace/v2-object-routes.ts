@@ -1,0 +1,68 @@
+import type { DevContext } from '../context.js';
+import { HttpError, sendJson, sendJsonl } from '../http.js';
+import type { Route } from '../router.js';
+import { checkBody } from '../validate.js';
+import { writeObject } from './object-writes.js';
+import type { ObjSchema } from './types.js';
+import { V2_OBJECT_KINDS, type V2ObjectKind } from './v2-object-kinds.js';
+import { objectRef, v2Ids, v2Page, v2Project } from './v2-scope.js';
+
+function present(ctx: DevContext, kind: V2ObjectKind, obj: ObjSchema): Record<string, unknown> {
+  return { object_id: obj.object_id, digest: obj.digest, version_index: obj.version_index, created_at: obj.created_at, ...kind.read(ctx, obj) };
+}
+
+/** The four routes of one v2 object collection: create a version, list the latest versions, read one, delete. */
+function routesFor(ctx: DevContext, kind: V2ObjectKind): Route[] {
+  const base = `/v2/{entity}/{project}/${kind.collection}`;
+  const versionsOf = (projectId: string, objectId: string) => ctx.store.objectVersions(projectId, objectId).filter(kind.holds);
+  return [
+    {
+      method: 'POST',
+      path: base,
+      handler: async (c) => {
+        const projectId = v2Project(c);
+        const body = checkBody<Record<string, unknown>>(await c.json(), kind.body);
+        const created = kind.create(ctx, projectId, body);
+        const { digest, version_index } = writeObject(ctx, projectId, created.objectId, created.val);
+        const ref = objectRef(projectId, 'object', created.objectId, digest);
+        sendJson(c.res, 200, { digest, object_id: created.objectId, version_index, ...created.answer?.(ref) });
+      },
+    },
+    {
+      method: 'GET',
+      path: base,
+      handler: (c) => {
+        const latest = [...ctx.store.projectObjects(v2Project(c))].filter((o) => o.is_latest === 1 && kind.holds(o));
+        sendJsonl(c.res, v2Page(c, latest).map((o) => present(ctx, kind, o)));
+      },
+    },
+    {
+      method: 'GET',
+      path: `${base}/{object_id}/versions/{digest}`,
+      handler: (c) => {
+        const projectId = v2Project(c);
+        const found = ctx.store.objectVersion(projectId, c.params.object_id!, c.params.digest!);
+        if (!found || !kind.holds(found)) throw new HttpError(404, `${kind.noun} ${c.params.object_id}:${c.params.digest} not found in project ${projectId}.`);
+        sendJson(c.res, 200, present(ctx, kind, found));
+      },
+    },
+    {
+      method: 'DELETE',
+      path: `${base}/{object_id}`,
+      handler: (c) => {
+        const projectId = v2Project(c);
+        const objectId = c.params.object_id!;
+        const digests = v2Ids(c, 'digests') ?? null;
+        const doomed = versionsOf(projectId, objectId).filter((v) => digests === null || digests.includes(v.digest));
+        if (doomed.length === 0) throw new HttpError(404, `${kind.noun} ${objectId} has no such versions in project ${projectId}.`);
+        ctx.write({ kind: 'obj_delete', project_id: projectId, object_id: objectId, digests: doomed.map((v) => v.digest) });
+        sendJson(c.res, 200, { num_deleted: doomed.length });
+      },
+    },
+  ];
+}
+
+/** The versioned v2 collections: evaluations, ops, datasets, scorers and models. */
+export function v2ObjectRoutes(ctx: DevContext): Route[] {
+  return V2_OBJECT_KINDS.flatMap((kind) => routesFor(ctx, kind));
+}

@@ -1,0 +1,72 @@
+import type { DevContext } from '../context.js';
+import { HttpError, sendJson, sendJsonl } from '../http.js';
+import { uuidv7 } from '../ids.js';
+import type { RequestContext, Route } from '../router.js';
+import { checkBody, type ObjectSpec } from '../validate.js';
+import { Collection } from './collection.js';
+import { v2Ids, v2Page, v2Project } from './v2-scope.js';
+
+/**
+ * One v2 collection of plain records (evaluation runs, predictions, scores): created with a new id, listed
+ * (JSONL, filtered and paged by query parameters), read by id, deleted by a list of ids.
+ */
+export interface V2RecordKind<T extends object> {
+  /** The path segment, e.g. `predictions`. */
+  collection: string;
+  /** How errors name one record, e.g. `Prediction`. */
+  noun: string;
+  /** The record's id field, also the path placeholder of a read, e.g. `prediction_id`. */
+  idField: keyof T & string;
+  /** The query parameter of a delete, e.g. `prediction_ids`. */
+  deleteParam: string;
+  body: ObjectSpec;
+  /** The new record for a checked create body; may throw (a 404 for a ref to something missing). */
+  build(projectId: string, id: string, body: Record<string, unknown>): T;
+  /** Which records a list keeps, from its query parameters. */
+  listFilter(c: RequestContext): (record: T) => boolean;
+}
+
+/** The create, list, read and delete routes of a {@link V2RecordKind}, and the collection they share. */
+export function v2RecordRoutes<T extends object>(ctx: DevContext, kind: V2RecordKind<T>): { routes: Route[]; records: Collection<T> } {
+  const records = new Collection<T>(ctx, `v2_${kind.collection}`, kind.noun);
+  const base = `/v2/{entity}/{project}/${kind.collection}`;
+  const routes: Route[] = [
+    {
+      method: 'POST',
+      path: base,
+      handler: async (c) => {
+        const projectId = v2Project(c);
+        const id = uuidv7();
+        records.put(projectId, id, kind.build(projectId, id, checkBody(await c.json(), kind.body)));
+        sendJson(c.res, 200, { [kind.idField]: id });
+      },
+    },
+    {
+      method: 'GET',
+      path: base,
+      handler: (c) => {
+        sendJsonl(c.res, v2Page(c, records.list(v2Project(c)).filter(kind.listFilter(c))));
+      },
+    },
+    {
+      method: 'GET',
+      path: `${base}/{${kind.idField}}`,
+      handler: (c) => {
+        sendJson(c.res, 200, records.need(v2Project(c), c.params[kind.idField]!));
+      },
+    },
+    {
+      method: 'DELETE',
+      path: base,
+      handler: (c) => {
+        // No ids would read as "every record"; the client refuses to send that, and this refuses to guess.
+        const ids = v2Ids(c, kind.deleteParam) ?? [];
+        if (ids.length === 0) {
+          throw new HttpError(422, [{ loc: ['query', kind.deleteParam], msg: 'Field required: at least one id to delete', type: 'missing' }]);
+        }
+        sendJson(c.res, 200, { num_deleted: records.delete(v2Project(c), ids) });
+      },
+    },
+  ];
+  return { routes, records };
+}
