@@ -14,6 +14,10 @@ let loading: Promise<Undici> | undefined;
  */
 export function loadUndici(): Promise<Undici> {
   loading ??= (async () => {
+    // Node's own fetch() installs its dispatcher when its bundled undici is first evaluated, which may not have
+    // happened yet. Evaluate it now (any of its web classes does): otherwise the slot put back below would be
+    // empty, and Node's fetch(), finding undici's slot already defined, would run with no dispatcher and fail.
+    if (typeof Headers === 'function') new Headers();
     const shared = globalThis as Record<symbol, unknown>;
     const before = FETCH_DISPATCHER_KEYS.map((key) => shared[key]);
     const undici = await import('undici');

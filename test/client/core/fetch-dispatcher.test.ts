@@ -6,5 +6,11 @@ import { runNode } from '../../helpers/child.js';
 it("leaves the app's fetch() dispatcher as it was after weft is imported and its client used", async () => {
   const result = await runNode(['test/fixtures/client/fetch-dispatcher.mjs']);
   expect(result.stderr).toBe('');
-  expect(JSON.parse(result.stdout)).toEqual({ after: expect.any(String), unchanged: true });
+  expect(JSON.parse(result.stdout)).toEqual({ after: expect.any(String), unchanged: true, appFetch: 200 });
+});
+
+it("keeps the app's fetch() working when weft's client makes the process's first HTTP call", async () => {
+  const result = await runNode(['test/fixtures/client/fetch-dispatcher.mjs', 'cold']);
+  expect(result.stderr).toBe('');
+  expect(JSON.parse(result.stdout)).toEqual({ after: expect.any(String), unchanged: true, appFetch: 200 });
 });
