@@ -1,5 +1,5 @@
 import { CompressionAlgorithm, OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
-import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
+import { createOtlpHttpExportDelegate, httpAgentFactoryFromOptions } from '@opentelemetry/otlp-exporter-base/node-http';
 import {
   type IExportTraceServiceResponse,
   type ISerializer,
@@ -54,18 +54,21 @@ export function createOtlpExporter(config: OtlpExporterConfig, onRejected: Rejec
     serializeRequest: (spans) => ProtobufTraceSerializer.serializeRequest(spans),
     deserializeResponse: (data) => readExportResponse(data, onRejected),
   };
-  const options = convertLegacyHttpOptions(
-    {
-      url: config.url,
-      headers: config.headers,
-      timeoutMillis: config.timeoutMillis,
-      compression: config.gzip ? CompressionAlgorithm.GZIP : CompressionAlgorithm.NONE,
-      userAgent: config.userAgent,
-    },
-    'TRACES',
-    'v1/traces',
-    { 'Content-Type': 'application/x-protobuf' },
-  );
+  // Built from weft's own settings alone, on purpose not with OTel's env-reading helper: the generic
+  // `OTEL_EXPORTER_OTLP_*` variables (headers, endpoint, client certificates) configure the app's OTLP exporter
+  // for another backend, and often carry that vendor's credentials. weft exports to its own service, so it must
+  // not send them there. `OTEL_EXPORTER_OTLP_TRACES_HEADERS` is just as generic and is not read either: extra
+  // headers for weft's service go in the `headers` option, where the user clearly means weft.
+  const headers = { ...config.headers, 'Content-Type': 'application/x-protobuf' };
+  const options: Parameters<typeof createOtlpHttpExportDelegate>[0] = {
+    url: config.url,
+    headers: async () => headers,
+    timeoutMillis: config.timeoutMillis,
+    concurrencyLimit: 30,
+    compression: config.gzip ? CompressionAlgorithm.GZIP : CompressionAlgorithm.NONE,
+    agentFactory: httpAgentFactoryFromOptions({ keepAlive: true }),
+    userAgent: config.userAgent,
+  };
   return new OTLPExporterBase(
     createOtlpHttpExportDelegate(options, serializer, 'otlp_http_span_exporter', TraceExporterMetricsHelper, undefined),
   );
