@@ -59,7 +59,10 @@ export function createOtlpExporter(config: OtlpExporterConfig, onRejected: Rejec
   // for another backend, and often carry that vendor's credentials. weft exports to its own service, so it must
   // not send them there. `OTEL_EXPORTER_OTLP_TRACES_HEADERS` is just as generic and is not read either: extra
   // headers for weft's service go in the `headers` option, where the user clearly means weft.
-  const headers = { ...config.headers, 'Content-Type': 'application/x-protobuf' };
+  const headers: Record<string, string> = {};
+  // As OTel's own merge does: a header given as `undefined` (a plain-JS app's unset variable) is left out.
+  for (const [name, value] of Object.entries(config.headers)) if (value !== undefined) headers[name] = String(value);
+  headers['Content-Type'] = 'application/x-protobuf';
   const options: Parameters<typeof createOtlpHttpExportDelegate>[0] = {
     url: config.url,
     headers: async () => headers,
