@@ -6,6 +6,7 @@ import {
   ProtobufTraceSerializer,
   TraceExporterMetricsHelper,
 } from '@opentelemetry/otlp-transformer';
+import type { Agent } from 'node:http';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 
 /** Called when the service accepted a request but refused some of its spans. */
@@ -17,6 +18,15 @@ export interface OtlpExporterConfig {
   timeoutMillis: number;
   gzip: boolean;
   userAgent: string;
+}
+
+/** The OTLP exporter, and a way to stop its open requests from keeping the process alive. */
+export interface OtlpExporter extends SpanExporter {
+  /**
+   * Lets the process end while requests are still open (after weft gave up waiting for them at exit): their
+   * sockets no longer hold the event loop, so the app's own work decides when the process ends.
+   */
+  releaseConnections(): void;
 }
 
 /**
@@ -49,7 +59,7 @@ export function readExportResponse(data: Uint8Array, onRejected: RejectedSpansLi
  * `@opentelemetry/exporter-trace-otlp-proto`), with a response reader that understands the trace service's
  * JSON answers.
  */
-export function createOtlpExporter(config: OtlpExporterConfig, onRejected: RejectedSpansListener): SpanExporter {
+export function createOtlpExporter(config: OtlpExporterConfig, onRejected: RejectedSpansListener): OtlpExporter {
   const serializer: ISerializer<ReadableSpan[], IExportTraceServiceResponse> = {
     serializeRequest: (spans) => ProtobufTraceSerializer.serializeRequest(spans),
     deserializeResponse: (data) => readExportResponse(data, onRejected),
@@ -59,6 +69,8 @@ export function createOtlpExporter(config: OtlpExporterConfig, onRejected: Rejec
   // for another backend, and often carry that vendor's credentials. weft exports to its own service, so it must
   // not send them there. `OTEL_EXPORTER_OTLP_TRACES_HEADERS` is just as generic and is not read either: extra
   // headers for weft's service go in the `headers` option, where the user clearly means weft.
+  const keepAlive = httpAgentFactoryFromOptions({ keepAlive: true });
+  const agents = new Set<Agent>();
   const headers: Record<string, string> = {};
   // As OTel's own merge does: a header given as `undefined` (a plain-JS app's unset variable) is left out.
   for (const [name, value] of Object.entries(config.headers)) if (value !== undefined) headers[name] = String(value);
@@ -69,10 +81,20 @@ export function createOtlpExporter(config: OtlpExporterConfig, onRejected: Rejec
     timeoutMillis: config.timeoutMillis,
     concurrencyLimit: 30,
     compression: config.gzip ? CompressionAlgorithm.GZIP : CompressionAlgorithm.NONE,
-    agentFactory: httpAgentFactoryFromOptions({ keepAlive: true }),
+    agentFactory: async (protocol) => {
+      const agent = await keepAlive(protocol);
+      agents.add(agent);
+      return agent;
+    },
     userAgent: config.userAgent,
   };
-  return new OTLPExporterBase(
+  const exporter = new OTLPExporterBase(
     createOtlpHttpExportDelegate(options, serializer, 'otlp_http_span_exporter', TraceExporterMetricsHelper, undefined),
   );
+  const releaseConnections = () => {
+    for (const agent of agents) {
+      for (const sockets of Object.values(agent.sockets)) for (const socket of sockets ?? []) socket.unref();
+    }
+  };
+  return Object.assign(exporter, { releaseConnections });
 }

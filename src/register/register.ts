@@ -128,12 +128,13 @@ export function register(options: RegisterOptions = {}): WeftHandle {
   const removeExitHooks =
     options.flushOnExit === false
       ? () => {}
-      : installExitHooks(forceFlush, () => exporting.stats.spansEnded !== lastFlushedAt, exitTimeout, () =>
+      : installExitHooks(forceFlush, () => exporting.stats.spansEnded !== lastFlushedAt, exitTimeout, () => {
           reportOnce(
             'exit-timeout',
             `gave up sending spans to ${exporting.endpoint} at exit after ${exitTimeout} ms; ${exporting.stats.spansEnded - exporting.stats.spansExported - exporting.stats.spansDropped} span(s) were not sent.${exporting.hint}`,
-          ),
-        );
+          );
+          exporting.releaseConnections();
+        });
 
   let stopping: Promise<void> | undefined;
   const handle: WeftHandle = {

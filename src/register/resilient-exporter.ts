@@ -37,6 +37,8 @@ const LONGEST_PAUSE_MS = 30_000;
  */
 export class ResilientExporter implements SpanExporter {
   private pending: ReadableSpan[] = [];
+  /** Each export request in flight, with the means to stop waiting for it early. */
+  private readonly inFlight = new Map<Promise<void>, () => void>();
   private lastFailureAt = 0;
   private pauseMs = 0;
   private pausedUntil = 0;
@@ -64,7 +66,25 @@ export class ResilientExporter implements SpanExporter {
     // Take the retry backlog now: concurrent exports (a flush sends batches in parallel) must not resend it twice.
     const batch = this.pending.length > 0 ? [...this.pending, ...spans] : spans;
     this.pending = [];
+    let answered = false;
+    const answer = () => {
+      if (answered) return;
+      answered = true;
+      resultCallback({ code: ExportResultCode.SUCCESS });
+    };
+    let done = () => {};
+    const settled = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    this.inFlight.set(settled, () => {
+      answer();
+      done();
+    });
+    let finished = false;
     const settle = (result: ExportResult) => {
+      if (finished) return;
+      finished = true;
+      this.inFlight.delete(settled);
       if (result.code === ExportResultCode.SUCCESS) {
         this.stats.spansExported += batch.length;
         this.pauseMs = 0;
@@ -72,13 +92,28 @@ export class ResilientExporter implements SpanExporter {
       } else {
         this.onFailure(batch, result.error);
       }
-      resultCallback({ code: ExportResultCode.SUCCESS });
+      answer();
+      done();
     };
     try {
       this.inner.export(batch, settle);
     } catch (error) {
       settle({ code: ExportResultCode.FAILED, error: error as Error });
     }
+  }
+
+  /** Resolves once every export in flight now has settled and been counted. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.inFlight.keys()]);
+  }
+
+  /**
+   * Stops waiting for the exports in flight: the batch processor and every flush are told they are done, so that
+   * their timers no longer keep the process alive at exit after weft gave up on a hanging backend. The spans are
+   * still counted when the requests settle, if the process lives that long.
+   */
+  stopWaiting(): void {
+    for (const letGo of this.inFlight.values()) letGo();
   }
 
   private onFailure(batch: ReadableSpan[], error: unknown): void {
