@@ -157,8 +157,15 @@ export class ResilientExporter implements SpanExporter {
     await this.inner.forceFlush?.();
   }
 
-  /** Spans still waiting for a retry are counted as dropped: there is no later attempt. */
+  /**
+   * Waits for the exports in flight, gives the spans kept for a retry one last attempt (unless the backend failed
+   * during this shutdown already), and counts whatever is still unsent as dropped: after shutdown every span
+   * that entered the pipeline is either exported or counted.
+   */
   async shutdown(): Promise<void> {
+    const since = Date.now();
+    await this.settled();
+    await this.retryPending(since);
     this.stats.spansDropped += this.pending.length;
     this.pending = [];
     await this.inner.shutdown();
