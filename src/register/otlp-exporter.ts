@@ -1,13 +1,13 @@
-import { CompressionAlgorithm, OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
-import { createOtlpHttpExportDelegate, httpAgentFactoryFromOptions } from '@opentelemetry/otlp-exporter-base/node-http';
+import { CompressionAlgorithm, createOtlpNetworkExportDelegate, OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
+import { createOtlpHttpExporterMetrics } from '@opentelemetry/otlp-exporter-base/node-http';
 import {
   type IExportTraceServiceResponse,
   type ISerializer,
   ProtobufTraceSerializer,
   TraceExporterMetricsHelper,
 } from '@opentelemetry/otlp-transformer';
-import type { Agent } from 'node:http';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { createOtlpTransport } from './otlp-transport.js';
 
 /** Called when the service accepted a request but refused some of its spans. */
 export type RejectedSpansListener = (rejectedSpans: number, errorMessage: string) => void;
@@ -55,9 +55,9 @@ export function readExportResponse(data: Uint8Array, onRejected: RejectedSpansLi
 }
 
 /**
- * OTel's OTLP/HTTP protobuf span exporter (the same delegate, transport and retries as
+ * OTel's OTLP/HTTP protobuf span exporter (the same delegate and serializer as
  * `@opentelemetry/exporter-trace-otlp-proto`), with a response reader that understands the trace service's
- * JSON answers.
+ * JSON answers, and weft's own transport (see {@link createOtlpTransport}).
  */
 export function createOtlpExporter(config: OtlpExporterConfig, onRejected: RejectedSpansListener): OtlpExporter {
   const serializer: ISerializer<ReadableSpan[], IExportTraceServiceResponse> = {
@@ -69,32 +69,17 @@ export function createOtlpExporter(config: OtlpExporterConfig, onRejected: Rejec
   // for another backend, and often carry that vendor's credentials. weft exports to its own service, so it must
   // not send them there. `OTEL_EXPORTER_OTLP_TRACES_HEADERS` is just as generic and is not read either: extra
   // headers for weft's service go in the `headers` option, where the user clearly means weft.
-  const keepAlive = httpAgentFactoryFromOptions({ keepAlive: true });
-  const agents = new Set<Agent>();
   const headers: Record<string, string> = {};
   // As OTel's own merge does: a header given as `undefined` (a plain-JS app's unset variable) is left out.
   for (const [name, value] of Object.entries(config.headers)) if (value !== undefined) headers[name] = String(value);
   headers['Content-Type'] = 'application/x-protobuf';
-  const options: Parameters<typeof createOtlpHttpExportDelegate>[0] = {
-    url: config.url,
-    headers: async () => headers,
+  const transport = createOtlpTransport({ url: config.url, headers, gzip: config.gzip, userAgent: config.userAgent });
+  const shared = {
     timeoutMillis: config.timeoutMillis,
     concurrencyLimit: 30,
     compression: config.gzip ? CompressionAlgorithm.GZIP : CompressionAlgorithm.NONE,
-    agentFactory: async (protocol) => {
-      const agent = await keepAlive(protocol);
-      agents.add(agent);
-      return agent;
-    },
-    userAgent: config.userAgent,
   };
-  const exporter = new OTLPExporterBase(
-    createOtlpHttpExportDelegate(options, serializer, 'otlp_http_span_exporter', TraceExporterMetricsHelper, undefined),
-  );
-  const releaseConnections = () => {
-    for (const agent of agents) {
-      for (const sockets of Object.values(agent.sockets)) for (const socket of sockets ?? []) socket.unref();
-    }
-  };
-  return Object.assign(exporter, { releaseConnections });
+  const metrics = createOtlpHttpExporterMetrics('otlp_http_span_exporter', TraceExporterMetricsHelper, config.url, undefined);
+  const exporter = new OTLPExporterBase(createOtlpNetworkExportDelegate(shared, serializer, metrics, transport));
+  return Object.assign(exporter, { releaseConnections: () => transport.release() });
 }

@@ -20,6 +20,8 @@ function describe(error: unknown): string {
 // After a failure for a passing reason, exports pause: 1 s, doubling up to 30 s while the backend stays down.
 const FIRST_PAUSE_MS = 1000;
 const LONGEST_PAUSE_MS = 30_000;
+// A Retry-After is honoured up to this long; a service asking for more is treated as down for that long.
+const LONGEST_RETRY_AFTER_MS = 5 * 60_000;
 
 /**
  * Wraps the OTLP exporter so that a failing backend never costs the app anything and loses as little as possible:
@@ -42,6 +44,8 @@ export class ResilientExporter implements SpanExporter {
   private lastFailureAt = 0;
   private pauseMs = 0;
   private pausedUntil = 0;
+  /** Until when the service asked not to be sent anything (`Retry-After`); even a flush waits for it. */
+  private heldUntil = 0;
 
   constructor(
     private readonly inner: SpanExporter,
@@ -130,6 +134,13 @@ export class ResilientExporter implements SpanExporter {
     this.keep(batch);
     this.pauseMs = Math.min(this.pauseMs === 0 ? FIRST_PAUSE_MS : this.pauseMs * 2, LONGEST_PAUSE_MS);
     this.pausedUntil = this.lastFailureAt + this.pauseMs;
+    const asked = (error as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+    if (typeof asked === 'number' && asked > 0) {
+      // The service said when to come back (429/503 with Retry-After, longer than the export could wait): the
+      // spans are held, within the retry bound, until then, and not even a flush sends them sooner.
+      this.heldUntil = this.lastFailureAt + Math.min(asked, LONGEST_RETRY_AFTER_MS);
+      this.pausedUntil = Math.max(this.pausedUntil, this.heldUntil);
+    }
     reportOnce(
       'export-failed',
       `could not export spans to ${this.target} (${describe(error)}); keeping up to ${this.maxRetrySpans} for the next attempt.${this.hint}`,
@@ -145,11 +156,11 @@ export class ResilientExporter implements SpanExporter {
   }
 
   /**
-   * Sends whatever waits for a retry, pause or not, unless it failed at or after `notFailedSince`: a flush that
-   * has just seen the backend fail does not wait for it a second time.
+   * Sends whatever waits for a retry, pause or not, unless it failed at or after `notFailedSince` (a flush that
+   * has just seen the backend fail does not wait for it a second time) or the service asked to wait longer.
    */
   async retryPending(notFailedSince = Number.POSITIVE_INFINITY): Promise<void> {
-    if (this.pending.length === 0 || this.lastFailureAt >= notFailedSince) return;
+    if (this.pending.length === 0 || this.lastFailureAt >= notFailedSince || Date.now() < this.heldUntil) return;
     await new Promise<void>((resolve) => this.send([], () => resolve()));
   }
 
@@ -159,7 +170,7 @@ export class ResilientExporter implements SpanExporter {
 
   /**
    * Waits for the exports in flight, gives the spans kept for a retry one last attempt (unless the backend failed
-   * during this shutdown already), and counts whatever is still unsent as dropped: after shutdown every span
+   * during this shutdown already, or asked to wait longer), and counts whatever is still unsent as dropped: after shutdown every span
    * that entered the pipeline is either exported or counted.
    */
   async shutdown(): Promise<void> {
