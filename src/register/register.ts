@@ -1,10 +1,11 @@
-import { context, DiagConsoleLogger, diag, propagation, trace } from '@opentelemetry/api';
+import { context, createContextKey, DiagConsoleLogger, diag, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { type Instrumentation, registerInstrumentations } from '@opentelemetry/instrumentation';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { weftInstrumentations } from '../instrumentation/index.js';
 import { WeftContextSpanProcessor } from '../tracing/index.js';
+import { setWeftContextManager } from '../tracing/active-context.js';
 import { setWeftTracerProvider } from '../tracing/tracer.js';
 import { resolveConnection } from '../config/index.js';
 import { diagLevelFromEnv, reportOnce } from '../diagnostics.js';
@@ -48,6 +49,14 @@ function safely(what: string, work: () => Promise<void>): Promise<void> {
   return work().catch((error: unknown) => {
     reportOnce(`${what}-failed`, `${what} failed: ${(error as Error)?.message ?? String(error)}`);
   });
+}
+
+const PROBE_KEY = createContextKey('weft.register.probe');
+
+/** Whether a context manager is registered globally: a value set with `context.with` is then active inside. */
+function globalContextWorks(): boolean {
+  const probe = ROOT_CONTEXT.setValue(PROBE_KEY, true);
+  return context.with(probe, () => context.active() === probe);
 }
 
 /** Whether a tracer provider other than the no-op one is already the global one. */
@@ -109,7 +118,16 @@ export function register(options: RegisterOptions = {}): WeftHandle {
       isGlobal = true;
     }
   }
-  if (!isGlobal) setWeftTracerProvider(provider);
+  let ownContext: AsyncLocalStorageContextManager | undefined;
+  if (!isGlobal) {
+    setWeftTracerProvider(provider);
+    // Without a global context manager op() and withSpan() could not nest; weft's tracing then keeps its own,
+    // leaving everything global as it was.
+    if (!globalContextWorks()) {
+      ownContext = new AsyncLocalStorageContextManager().enable();
+      setWeftContextManager(ownContext);
+    }
+  }
 
   const instrumentations = options.instrumentations ?? weftInstrumentations();
   let disable: (() => void) | undefined = registerInstrumentations({ tracerProvider: provider, instrumentations });
@@ -162,6 +180,10 @@ export function register(options: RegisterOptions = {}): WeftHandle {
             propagation.disable();
           } else {
             setWeftTracerProvider(undefined);
+            if (ownContext) {
+              setWeftContextManager(undefined);
+              ownContext.disable();
+            }
           }
           if (state[STATE_KEY] === handle) delete state[STATE_KEY];
         }

@@ -1,4 +1,4 @@
-import { type Attributes, type Context, context, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
+import { type Attributes, type Context, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ATTR } from './attributes.js';
 import { inputsValue, outputValue } from './content.js';
 import { scrubSecrets } from '../secrets.js';
@@ -6,6 +6,7 @@ import { reportTracingFailure } from './failures.js';
 import { type ContentOptions, resolveContentOptions } from './settings.js';
 import { type SpanState, trackSpan } from './span-state.js';
 import { weftTracer } from './tracer.js';
+import { activeContext, withActiveContext } from './active-context.js';
 
 /** What every call of one op (or one `withSpan`) shares, computed once when it is made. */
 export interface CallPlan {
@@ -161,11 +162,11 @@ export function runTraced<R>(
   thisArg: unknown,
   args: readonly unknown[],
 ): R {
-  const call = startCall(plan, context.active(), inputs);
+  const call = startCall(plan, activeContext(), inputs);
   if (!call) return Reflect.apply(fn, thisArg, args);
   let result: R;
   try {
-    result = context.with(call.context, () => Reflect.apply(fn, thisArg, args));
+    result = withActiveContext(call.context, () => Reflect.apply(fn, thisArg, args));
   } catch (error) {
     fail(call, error);
     throw error;
