@@ -93,7 +93,8 @@ function endSafely(span: Span): void {
  * - a native promise is followed with `then`, and the follower returned (a native promise's identity carries
  *   nothing, and the app still sees its own rejection);
  * - a Promise subclass (such as the `openai` package's APIPromise, with `withResponse()`) is returned as the very
- *   same object and followed on a side branch: its work already started when it was made;
+ *   same object and followed on a side branch: its work already started when it was made; a rejection the app
+ *   leaves unhandled is still reported as unhandled, with the same error;
  * - any other thenable (a lazy query builder, say) is not touched, since `then` may be what runs it: the span
  *   ends now, without an output;
  * - plain values end the span at once.
@@ -121,10 +122,27 @@ export function settle<R>(call: ActiveCall, result: R): R {
     ) as R;
   }
   try {
-    (result as Promise<unknown>).then(
+    const promise = result as Promise<unknown>;
+    // Following the promise marks it handled. So that a rejection the app never handles is still reported by
+    // Node, as it would be without weft, the side branch rejects with the same error unless the app followed
+    // the promise itself (`then`, and so `await`, `catch` and `finally`) before it settled.
+    let followedByApp = false;
+    promise.then(
       (value: unknown) => succeed(call, value),
-      (error: unknown) => fail(call, error),
+      (error: unknown) => {
+        fail(call, error);
+        if (!followedByApp) throw error;
+      },
     );
+    const then = promise.then;
+    Object.defineProperty(promise, 'then', {
+      configurable: true,
+      writable: true,
+      value(this: unknown, ...args: unknown[]) {
+        followedByApp = true;
+        return Reflect.apply(then, this, args);
+      },
+    });
   } catch (error) {
     reportTracingFailure('then', error);
     endSafely(call.span);
