@@ -7,6 +7,7 @@ import {
   TraceExporterMetricsHelper,
 } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { reportOnce } from '../diagnostics.js';
 import { createOtlpTransport } from './otlp-transport.js';
 
 /** Called when the service accepted a request but refused some of its spans. */
@@ -38,17 +39,23 @@ export interface OtlpExporter extends SpanExporter {
 export function readExportResponse(data: Uint8Array, onRejected: RejectedSpansListener): IExportTraceServiceResponse {
   let rejected = 0;
   let message = '';
-  const text = Buffer.from(data).toString('utf8').trim();
-  if (text === '') return {};
-  if (text.startsWith('{')) {
-    const body = JSON.parse(text) as Record<string, unknown>;
-    const partial = (body.partial_success ?? body.partialSuccess) as Record<string, unknown> | null | undefined;
-    rejected = Number(partial?.rejected_spans ?? partial?.rejectedSpans ?? 0);
-    message = String(partial?.error_message ?? partial?.errorMessage ?? '');
-  } else {
-    const partial = ProtobufTraceSerializer.deserializeResponse(data).partialSuccess;
-    rejected = Number(partial?.rejectedSpans ?? 0);
-    message = partial?.errorMessage ?? '';
+  try {
+    const text = Buffer.from(data).toString('utf8').trim();
+    if (text === '') return {};
+    if (text.startsWith('{')) {
+      const body = JSON.parse(text) as Record<string, unknown> | null;
+      const partial = (body?.partial_success ?? body?.partialSuccess) as Record<string, unknown> | null | undefined;
+      rejected = Number(partial?.rejected_spans ?? partial?.rejectedSpans ?? 0);
+      message = String(partial?.error_message ?? partial?.errorMessage ?? '');
+    } else {
+      const partial = ProtobufTraceSerializer.deserializeResponse(data).partialSuccess;
+      rejected = Number(partial?.rejectedSpans ?? 0);
+      message = partial?.errorMessage ?? '';
+    }
+  } catch (error) {
+    // The spans were accepted (2xx); only the answer is unreadable. Said once, not at every export.
+    reportOnce('export-response', `the trace service accepted spans but its answer could not be read (${(error as Error)?.message ?? error}).`);
+    return {};
   }
   if (rejected > 0) onRejected(rejected, message);
   return {};
