@@ -7,7 +7,7 @@ import { weftInstrumentations } from '../instrumentation/index.js';
 import { WeftContextSpanProcessor } from '../tracing/index.js';
 import { setWeftContextManager } from '../tracing/active-context.js';
 import { setWeftTracerProvider } from '../tracing/tracer.js';
-import { resolveConnection } from '../config/index.js';
+import { resolveConnection, WeftConfigError } from '../config/index.js';
 import { diagLevelFromEnv, reportOnce } from '../diagnostics.js';
 import { rememberSecret } from '../secrets.js';
 import type { ExportStats } from './export-stats.js';
@@ -44,6 +44,18 @@ export interface WeftHandle {
 const STATE_KEY = Symbol.for('weft.register.handle');
 type GlobalState = { [STATE_KEY]?: WeftHandle };
 const state = globalThis as GlobalState;
+
+function exitFlushTimeout(value: number | undefined): number {
+  if (value === undefined) return 3000;
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new WeftConfigError(
+      'exitFlushTimeoutMillis',
+      undefined,
+      `weft: option \`exitFlushTimeoutMillis\` must be a positive integer, got ${value}.`,
+    );
+  }
+  return value;
+}
 
 function safely(what: string, work: () => Promise<void>): Promise<void> {
   return work().catch((error: unknown) => {
@@ -92,6 +104,7 @@ export function register(options: RegisterOptions = {}): WeftHandle {
   }
 
   // Validate everything before anything global changes.
+  exitFlushTimeout(options.exitFlushTimeoutMillis);
   const connection = resolveConnection(options);
   rememberSecret(connection.apiKey);
   const exporting = exportPipeline(connection, options);
@@ -137,7 +150,7 @@ export function register(options: RegisterOptions = {}): WeftHandle {
   };
 
   let lastFlushedAt = -1;
-  const exitTimeout = options.exitFlushTimeoutMillis ?? 3000;
+  const exitTimeout = exitFlushTimeout(options.exitFlushTimeoutMillis);
   const forceFlush = () =>
     safely('flush', async () => {
       lastFlushedAt = exporting.stats.spansEnded;
