@@ -14,7 +14,8 @@ const LEVELS: Record<string, DiagLogLevel> = {
 
 /** The diagnostic level from `WEFT_LOG_LEVEL`, else `OTEL_LOG_LEVEL`, else warn. Unknown names fall back to warn. */
 export function diagLevelFromEnv(env: Record<string, string | undefined> = process.env): DiagLogLevel {
-  const name = (env[ENV.logLevel] ?? env.OTEL_LOG_LEVEL ?? 'warn').trim().toLowerCase();
+  // A variable set to '' counts as unset, so that an empty WEFT_LOG_LEVEL does not hide OTEL_LOG_LEVEL.
+  const name = (env[ENV.logLevel]?.trim() || env.OTEL_LOG_LEVEL?.trim() || 'warn').toLowerCase();
   return LEVELS[name] ?? DiagLogLevel.WARN;
 }
 

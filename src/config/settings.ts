@@ -75,6 +75,14 @@ export function parseProject(value: string, option = 'project', envVar: string |
       `weft: ${describe(option, envVar)} must be "entity/project" (one slash, no spaces), got "${value}".`,
     );
   }
+  // It travels in the `project_id` header, which carries printable ASCII only.
+  if (/[^\x21-\x7e]/.test(value)) {
+    throw new WeftConfigError(
+      option,
+      envVar,
+      `weft: ${describe(option, envVar)} must be printable ASCII (it is sent in a header), got "${value}".`,
+    );
+  }
   return { entity: parts[0], project: parts[1], id: value };
 }
 
@@ -116,12 +124,12 @@ export function parseBaseUrl(value: string, option = 'baseUrl', envVar: string |
 
 /** Checks that an API key can travel in a header; the message never repeats the key. */
 export function parseApiKey(value: string, option = 'apiKey', envVar: string | undefined = ENV.apiKey): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what we reject
-  if (/[\s\u0000-\u001f\u007f]/.test(value)) {
+  // Printable ASCII only: a header carries nothing else, and a key that cannot be sent would fail every export.
+  if (/[^\x21-\x7e]/.test(value)) {
     throw new WeftConfigError(
       option,
       envVar,
-      `weft: ${describe(option, envVar)} must be a single token without spaces or control characters.`,
+      `weft: ${describe(option, envVar)} must be a single token of printable ASCII, without spaces, control or non-ASCII characters.`,
     );
   }
   return value;

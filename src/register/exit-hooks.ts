@@ -2,6 +2,9 @@ import { reportOnce } from '../diagnostics.js';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
+/** Most flushes weft starts from `beforeExit` events in one process. */
+const MAX_EXIT_FLUSHES = 3;
+
 /** Resolves `true` when `work` settles, or `false` after `ms`, whichever is first; never rejects. */
 function settleWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -22,14 +25,36 @@ function settleWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
 }
 
 /**
+ * How many listeners of `signal-exit` (v4 keeps its counter on globalThis, v3 on process) are installed: each
+ * loaded copy adds one listener per signal and acts only when its own listeners are the only ones. They stand
+ * for "end the process after running the exit handlers", not for an app that took the signal over.
+ */
+function signalExitListeners(): number {
+  const v4 = (globalThis as Record<symbol, { count?: unknown } | undefined>)[Symbol.for('signal-exit emitter')]?.count;
+  const v3 = (process as unknown as { __signal_exit_emitter__?: { count?: unknown } }).__signal_exit_emitter__?.count;
+  return (typeof v4 === 'number' ? v4 : 0) + (typeof v3 === 'number' ? v3 : 0);
+}
+
+/**
+ * Whether the app handles `signal` itself: a listener other than weft's and signal-exit's. Asked when the signal
+ * arrives, not when weft is registered, since apps usually add their handlers after `register()`.
+ */
+function appListens(signal: NodeJS.Signals): boolean {
+  return process.listenerCount(signal) - 1 - signalExitListeners() > 0;
+}
+
+/**
  * Flushes spans when the process is about to end, without changing how it ends:
- * - `beforeExit` (the event loop ran dry): flush if spans ended since the last flush. If the flush is still
- *   stuck on a hanging backend after `timeoutMs`, say so (`onGiveUp`) and exit as the process was about to, with
- *   its exit code.
- * - SIGTERM / SIGINT: flush, then, if nobody else listens to the signal, raise it again so the process ends by
- *   the signal exactly as it would have without weft. A second signal during the flush ends it at once.
+ * - `beforeExit` (the event loop ran dry): flush if spans ended since the last flush, at most a few times per
+ *   process. If the flush is still stuck on a hanging backend after `timeoutMs`, say so and let go of it
+ *   (`onGiveUp`); the process ends as it was about to, with its exit code, at once unless the app has its own
+ *   `beforeExit` work, which is never cut off.
+ * - SIGTERM / SIGINT: flush, then, unless the app listens to the signal itself, raise it again so the process
+ *   ends by the signal exactly as it would have without weft (a `signal-exit` listener does not count as the
+ *   app's: it ends the process too once it is the only listener). A second signal during the flush ends it at once.
  * - An uncaught exception with no other handler: flush, then throw the same error again so that Node prints it
- *   and exits with its usual code. With other handlers present, weft only flushes alongside them.
+ *   and exits with its usual code; further errors during the flush are ignored, as the process would already
+ *   have ended. With other handlers present, weft only flushes alongside them.
  *
  * `process.exit()` called by the app cannot be waited for (its `exit` event is synchronous): spans still queued
  * then are lost, which is why the batch delay is short.
@@ -50,27 +75,35 @@ export function installExitHooks(
     return flushing;
   };
 
+  // An app whose own `beforeExit` handler ends a span would otherwise get a flush, then another `beforeExit`, then
+  // another span, forever: without weft it would have exited after the first. A few rounds send what those
+  // handlers record, then the process ends as it was about to.
+  let exitFlushes = 0;
   const onBeforeExit = () => {
-    if (flushing || !hasNewSpans()) return;
-    const guard = setTimeout(() => {
-      onGiveUp();
-      process.exit();
-    }, timeoutMs);
-    guard.unref();
-    // Only a finished flush stands the guard down: after a timeout, the guard ends the process as it was about to.
+    if (flushing || exitFlushes >= MAX_EXIT_FLUSHES || !hasNewSpans()) return;
+    exitFlushes += 1;
+    // Past the timeout weft stops waiting: it says so and lets go of the hanging requests. The loop was empty when
+    // `beforeExit` came, so only `beforeExit` listeners can have started work since: when weft's is the only one,
+    // the process ends now, with its exit code, as it was about to (OTel's retry timers would otherwise hold it
+    // until the export timeout). When the app listens too, its work may still be running: weft never cuts it
+    // off, and the process ends once that is done.
     void flushOnce().then((finished) => {
-      if (finished) clearTimeout(guard);
+      if (finished) return;
+      onGiveUp();
+      if (process.listenerCount('beforeExit') <= 1) process.exit();
     });
   };
 
   const signalHandlers = new Map<NodeJS.Signals, () => void>();
   for (const signal of SIGNALS) {
     const handler = () => {
-      const othersListen = process.listenerCount(signal) > 1;
-      if (othersListen) {
+      if (appListens(signal)) {
         void flushOnce();
         return;
       }
+      // Nobody but weft (and signal-exit, which steps aside while any other listener exists) keeps the process
+      // alive: once weft's own listener is gone, the signal is raised again and ends the process as it would
+      // have without weft, through signal-exit's exit handlers when it is loaded.
       const reraise = () => {
         process.removeListener(signal, handler);
         process.kill(process.pid, signal);
@@ -82,14 +115,19 @@ export function installExitHooks(
     process.on(signal, handler);
   }
 
+  let crashing = false;
   const onUncaught = (error: unknown) => {
+    // Without weft the first error would already have ended the process: a later one, thrown while weft flushes,
+    // must not replace it in the output or the exit code.
+    if (crashing) return;
     if (process.listenerCount('uncaughtException') > 1) {
       void flushOnce();
       return;
     }
-    process.removeListener('uncaughtException', onUncaught);
+    crashing = true;
     void flushOnce().then(() =>
       setImmediate(() => {
+        process.removeListener('uncaughtException', onUncaught);
         throw error;
       }),
     );

@@ -34,7 +34,7 @@ export interface ExportOptions extends ConnectionOptions {
  * register({ project: 'my-team/my-project', serviceName: 'support-bot' });
  */
 export interface RegisterOptions extends ExportOptions {
-  /** `service.name` of the resource. Env: `OTEL_SERVICE_NAME`. Default: `weft-app`. */
+  /** `service.name` of the resource. Env: `OTEL_SERVICE_NAME`. Default: OTel's, `unknown_service:node`. */
   serviceName?: string;
   /** Extra resource attributes; `OTEL_RESOURCE_ATTRIBUTES` is honoured too (these win). */
   resourceAttributes?: Record<string, string | number | boolean>;
@@ -55,7 +55,7 @@ export interface RegisterOptions extends ExportOptions {
    * Default true. Exit codes and signals are unchanged.
    */
   flushOnExit?: boolean;
-  /** Longest wait for the final flush at exit, in ms. Default 3000. */
+  /** Longest wait for the final flush at exit, in ms: a positive integer. Default 3000. */
   exitFlushTimeoutMillis?: number;
   /**
    * Where weft and OTel report problems (OTel's diagnostic logger), at the level of `WEFT_LOG_LEVEL`, else

@@ -1,12 +1,13 @@
-import { context, DiagConsoleLogger, diag, propagation, trace } from '@opentelemetry/api';
+import { context, createContextKey, DiagConsoleLogger, diag, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { type Instrumentation, registerInstrumentations } from '@opentelemetry/instrumentation';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { weftInstrumentations } from '../instrumentation/index.js';
 import { WeftContextSpanProcessor } from '../tracing/index.js';
+import { setWeftContextManager } from '../tracing/active-context.js';
 import { setWeftTracerProvider } from '../tracing/tracer.js';
-import { resolveConnection } from '../config/index.js';
+import { resolveConnection, WeftConfigError } from '../config/index.js';
 import { diagLevelFromEnv, reportOnce } from '../diagnostics.js';
 import { rememberSecret } from '../secrets.js';
 import type { ExportStats } from './export-stats.js';
@@ -44,10 +45,30 @@ const STATE_KEY = Symbol.for('weft.register.handle');
 type GlobalState = { [STATE_KEY]?: WeftHandle };
 const state = globalThis as GlobalState;
 
+function exitFlushTimeout(value: number | undefined): number {
+  if (value === undefined) return 3000;
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new WeftConfigError(
+      'exitFlushTimeoutMillis',
+      undefined,
+      `weft: option \`exitFlushTimeoutMillis\` must be a positive integer, got ${value}.`,
+    );
+  }
+  return value;
+}
+
 function safely(what: string, work: () => Promise<void>): Promise<void> {
   return work().catch((error: unknown) => {
     reportOnce(`${what}-failed`, `${what} failed: ${(error as Error)?.message ?? String(error)}`);
   });
+}
+
+const PROBE_KEY = createContextKey('weft.register.probe');
+
+/** Whether a context manager is registered globally: a value set with `context.with` is then active inside. */
+function globalContextWorks(): boolean {
+  const probe = ROOT_CONTEXT.setValue(PROBE_KEY, true);
+  return context.with(probe, () => context.active() === probe);
 }
 
 /** Whether a tracer provider other than the no-op one is already the global one. */
@@ -83,6 +104,7 @@ export function register(options: RegisterOptions = {}): WeftHandle {
   }
 
   // Validate everything before anything global changes.
+  exitFlushTimeout(options.exitFlushTimeoutMillis);
   const connection = resolveConnection(options);
   rememberSecret(connection.apiKey);
   const exporting = exportPipeline(connection, options);
@@ -109,7 +131,16 @@ export function register(options: RegisterOptions = {}): WeftHandle {
       isGlobal = true;
     }
   }
-  if (!isGlobal) setWeftTracerProvider(provider);
+  let ownContext: AsyncLocalStorageContextManager | undefined;
+  if (!isGlobal) {
+    setWeftTracerProvider(provider);
+    // Without a global context manager op() and withSpan() could not nest; weft's tracing then keeps its own,
+    // leaving everything global as it was.
+    if (!globalContextWorks()) {
+      ownContext = new AsyncLocalStorageContextManager().enable();
+      setWeftContextManager(ownContext);
+    }
+  }
 
   const instrumentations = options.instrumentations ?? weftInstrumentations();
   let disable: (() => void) | undefined = registerInstrumentations({ tracerProvider: provider, instrumentations });
@@ -119,7 +150,7 @@ export function register(options: RegisterOptions = {}): WeftHandle {
   };
 
   let lastFlushedAt = -1;
-  const exitTimeout = options.exitFlushTimeoutMillis ?? 3000;
+  const exitTimeout = exitFlushTimeout(options.exitFlushTimeoutMillis);
   const forceFlush = () =>
     safely('flush', async () => {
       lastFlushedAt = exporting.stats.spansEnded;
@@ -128,12 +159,13 @@ export function register(options: RegisterOptions = {}): WeftHandle {
   const removeExitHooks =
     options.flushOnExit === false
       ? () => {}
-      : installExitHooks(forceFlush, () => exporting.stats.spansEnded !== lastFlushedAt, exitTimeout, () =>
+      : installExitHooks(forceFlush, () => exporting.stats.spansEnded !== lastFlushedAt, exitTimeout, () => {
           reportOnce(
             'exit-timeout',
             `gave up sending spans to ${exporting.endpoint} at exit after ${exitTimeout} ms; ${exporting.stats.spansEnded - exporting.stats.spansExported - exporting.stats.spansDropped} span(s) were not sent.${exporting.hint}`,
-          ),
-        );
+          );
+          exporting.releaseConnections();
+        });
 
   let stopping: Promise<void> | undefined;
   const handle: WeftHandle = {
@@ -161,6 +193,10 @@ export function register(options: RegisterOptions = {}): WeftHandle {
             propagation.disable();
           } else {
             setWeftTracerProvider(undefined);
+            if (ownContext) {
+              setWeftContextManager(undefined);
+              ownContext.disable();
+            }
           }
           if (state[STATE_KEY] === handle) delete state[STATE_KEY];
         }

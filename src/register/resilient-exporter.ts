@@ -20,6 +20,8 @@ function describe(error: unknown): string {
 // After a failure for a passing reason, exports pause: 1 s, doubling up to 30 s while the backend stays down.
 const FIRST_PAUSE_MS = 1000;
 const LONGEST_PAUSE_MS = 30_000;
+// A Retry-After is honoured up to this long; a service asking for more is treated as down for that long.
+const LONGEST_RETRY_AFTER_MS = 5 * 60_000;
 
 /**
  * Wraps the OTLP exporter so that a failing backend never costs the app anything and loses as little as possible:
@@ -37,9 +39,13 @@ const LONGEST_PAUSE_MS = 30_000;
  */
 export class ResilientExporter implements SpanExporter {
   private pending: ReadableSpan[] = [];
+  /** Each export request in flight, with the means to stop waiting for it early. */
+  private readonly inFlight = new Map<Promise<void>, () => void>();
   private lastFailureAt = 0;
   private pauseMs = 0;
   private pausedUntil = 0;
+  /** Until when the service asked not to be sent anything (`Retry-After`); even a flush waits for it. */
+  private heldUntil = 0;
 
   constructor(
     private readonly inner: SpanExporter,
@@ -64,7 +70,25 @@ export class ResilientExporter implements SpanExporter {
     // Take the retry backlog now: concurrent exports (a flush sends batches in parallel) must not resend it twice.
     const batch = this.pending.length > 0 ? [...this.pending, ...spans] : spans;
     this.pending = [];
+    let answered = false;
+    const answer = () => {
+      if (answered) return;
+      answered = true;
+      resultCallback({ code: ExportResultCode.SUCCESS });
+    };
+    let done = () => {};
+    const settled = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    this.inFlight.set(settled, () => {
+      answer();
+      done();
+    });
+    let finished = false;
     const settle = (result: ExportResult) => {
+      if (finished) return;
+      finished = true;
+      this.inFlight.delete(settled);
       if (result.code === ExportResultCode.SUCCESS) {
         this.stats.spansExported += batch.length;
         this.pauseMs = 0;
@@ -72,13 +96,28 @@ export class ResilientExporter implements SpanExporter {
       } else {
         this.onFailure(batch, result.error);
       }
-      resultCallback({ code: ExportResultCode.SUCCESS });
+      answer();
+      done();
     };
     try {
       this.inner.export(batch, settle);
     } catch (error) {
       settle({ code: ExportResultCode.FAILED, error: error as Error });
     }
+  }
+
+  /** Resolves once every export in flight now has settled and been counted. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.inFlight.keys()]);
+  }
+
+  /**
+   * Stops waiting for the exports in flight: the batch processor and every flush are told they are done, so that
+   * their timers no longer keep the process alive at exit after weft gave up on a hanging backend. The spans are
+   * still counted when the requests settle, if the process lives that long.
+   */
+  stopWaiting(): void {
+    for (const letGo of this.inFlight.values()) letGo();
   }
 
   private onFailure(batch: ReadableSpan[], error: unknown): void {
@@ -95,6 +134,13 @@ export class ResilientExporter implements SpanExporter {
     this.keep(batch);
     this.pauseMs = Math.min(this.pauseMs === 0 ? FIRST_PAUSE_MS : this.pauseMs * 2, LONGEST_PAUSE_MS);
     this.pausedUntil = this.lastFailureAt + this.pauseMs;
+    const asked = (error as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+    if (typeof asked === 'number' && asked > 0) {
+      // The service said when to come back (429/503 with Retry-After, longer than the export could wait): the
+      // spans are held, within the retry bound, until then, and not even a flush sends them sooner.
+      this.heldUntil = this.lastFailureAt + Math.min(asked, LONGEST_RETRY_AFTER_MS);
+      this.pausedUntil = Math.max(this.pausedUntil, this.heldUntil);
+    }
     reportOnce(
       'export-failed',
       `could not export spans to ${this.target} (${describe(error)}); keeping up to ${this.maxRetrySpans} for the next attempt.${this.hint}`,
@@ -110,11 +156,11 @@ export class ResilientExporter implements SpanExporter {
   }
 
   /**
-   * Sends whatever waits for a retry, pause or not, unless it failed at or after `notFailedSince`: a flush that
-   * has just seen the backend fail does not wait for it a second time.
+   * Sends whatever waits for a retry, pause or not, unless it failed at or after `notFailedSince` (a flush that
+   * has just seen the backend fail does not wait for it a second time) or the service asked to wait longer.
    */
   async retryPending(notFailedSince = Number.POSITIVE_INFINITY): Promise<void> {
-    if (this.pending.length === 0 || this.lastFailureAt >= notFailedSince) return;
+    if (this.pending.length === 0 || this.lastFailureAt >= notFailedSince || Date.now() < this.heldUntil) return;
     await new Promise<void>((resolve) => this.send([], () => resolve()));
   }
 
@@ -122,8 +168,15 @@ export class ResilientExporter implements SpanExporter {
     await this.inner.forceFlush?.();
   }
 
-  /** Spans still waiting for a retry are counted as dropped: there is no later attempt. */
+  /**
+   * Waits for the exports in flight, gives the spans kept for a retry one last attempt (unless the backend failed
+   * during this shutdown already, or asked to wait longer), and counts whatever is still unsent as dropped: after shutdown every span
+   * that entered the pipeline is either exported or counted.
+   */
   async shutdown(): Promise<void> {
+    const since = Date.now();
+    await this.settled();
+    await this.retryPending(since);
     this.stats.spansDropped += this.pending.length;
     this.pending = [];
     await this.inner.shutdown();

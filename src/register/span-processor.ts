@@ -65,8 +65,14 @@ export function weftSpanProcessor(options: ExportOptions = {}): WeftSpanProcesso
   return exportPipeline(resolveConnection(options), options);
 }
 
+/** The export pipeline as `register()` uses it. */
+export interface ExportPipeline extends WeftSpanProcessor {
+  /** Stops open export requests from keeping the process alive (weft gave up waiting for them at exit). */
+  releaseConnections(): void;
+}
+
 /** {@link weftSpanProcessor} for a connection already resolved (register() resolves it once for everything). */
-export function exportPipeline(connection: Connection, options: ExportOptions): WeftSpanProcessor {
+export function exportPipeline(connection: Connection, options: ExportOptions): ExportPipeline {
   const batch = resolveBatch(options.batch);
   const url = joinUrl(connection.baseUrl, OTLP_TRACES_PATH);
   if (options.compression !== undefined && options.compression !== 'gzip' && options.compression !== 'none') {
@@ -107,13 +113,18 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
     hint,
     onStart: (span: Span, parent: Context) => bounded.onStart(span, parent),
     onEnd: (span: ReadableSpan) => bounded.onEnd(span),
-    // The batch processor never flushes its exporter; spans kept for a retry get their attempt here.
+    // The batch processor neither waits for the export its timer started nor flushes its exporter: a flush waits
+    // for every export in flight, and spans kept for a retry get their attempt here.
     forceFlush: async () => {
       const since = Date.now();
-      await bounded.forceFlush();
+      await Promise.all([bounded.forceFlush(), exporter.settled()]);
       await exporter.retryPending(since);
     },
     shutdown: () => bounded.shutdown(),
+    releaseConnections: () => {
+      exporter.stopWaiting();
+      otlp.releaseConnections();
+    },
   };
 }
 

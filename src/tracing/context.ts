@@ -1,5 +1,6 @@
-import { type Attributes, type Context, context, createContextKey, propagation } from '@opentelemetry/api';
+import { type Attributes, type Context, createContextKey, propagation } from '@opentelemetry/api';
 import { ATTR, customAttributes } from './attributes.js';
+import { activeContext, withActiveContext } from './active-context.js';
 
 /**
  * Values that describe where spans belong: a conversation thread, a user, a session, and metadata. Set with
@@ -82,7 +83,7 @@ function checkString(value: unknown, option: string): void {
 }
 
 /** The context with `values` entered over the active scope (and baggage, when asked). */
-function contextWith(values: WeftContext, base: Context = context.active()): Context {
+function contextWith(values: WeftContext, base: Context = activeContext()): Context {
   checkString(values.threadId, 'threadId');
   checkString(values.userId, 'userId');
   checkString(values.sessionId, 'sessionId');
@@ -116,7 +117,7 @@ function withBaggage(ctx: Context, values: Readonly<WeftContext>): Context {
  * );
  */
 export function withContext<R>(values: WeftContext, fn: () => R): R {
-  return context.with(contextWith(values), fn);
+  return withActiveContext(contextWith(values), fn);
 }
 
 /**
@@ -134,5 +135,5 @@ export function withThread<R>(threadId: string, fn: () => R, options: Omit<WeftC
 
 /** The thread, user, session and metadata values in scope, or `undefined` outside any {@link withContext}. */
 export function getWeftContext(): Readonly<WeftContext> | undefined {
-  return scopeOf(context.active())?.values;
+  return scopeOf(activeContext())?.values;
 }

@@ -1,9 +1,10 @@
-import { type Attributes, context } from '@opentelemetry/api';
+import type { Attributes } from '@opentelemetry/api';
 import { ATTR, customAttributes } from './attributes.js';
 import { type ParameterList, parameterList } from './parameter-names.js';
 import type { ContentOptions } from './settings.js';
 import { type CallPlan, runTraced } from './traced-call.js';
 import { DEFAULT_MAX_YIELDS, traceAsyncGenerator, traceGenerator } from './traced-iterators.js';
+import { activeContext } from './active-context.js';
 
 /** Options shared by {@link op}, `withSpan()` and `@traced()`. */
 export interface TraceOptions extends ContentOptions {
@@ -98,7 +99,7 @@ export function traceFunction<F extends AnyFunction>(
     const plan = planFor(this);
     const inputs = () => namedArguments(params, args);
     if (shape === 'plain') return runTraced(plan, inputs, fn, this, args);
-    const parent = context.active();
+    const parent = activeContext();
     const inner = Reflect.apply(fn, this, args);
     return shape === 'generator'
       ? traceGenerator(inner, plan, parent, inputs, maxYields)

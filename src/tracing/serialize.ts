@@ -1,3 +1,5 @@
+import { scrubSecrets } from '../secrets.js';
+
 /** Options for {@link safeStringify}. */
 export interface SerializeOptions {
   /**
@@ -28,15 +30,21 @@ const MARK = {
 
 /**
  * Keys whose values are credentials. An object handed to an op (an SDK client, a request's options, headers)
- * often carries one; its value is replaced, never recorded. Exact names only, so that `max_tokens` and
- * `total_tokens` stay readable.
+ * often carries one; its value is replaced, never recorded. Names are compared without case, `-` or `_`, by
+ * their ending, so that `myApiKey`, `OPENAI_API_KEY`, `csrfToken` and `x-api-key` are caught while
+ * `max_tokens` and `total_tokens` (plural) stay readable.
  */
-const SECRET_KEY =
-  /^(?:_?api[-_]?key|x-api-key|authorization|proxy-authorization|password|passwd|secret|client[-_]?secret|(?:access|refresh|auth|bearer|id)[-_]?token|private[-_]?key|cookie|set-cookie|wandb-api-key)$/i;
+const SECRET_KEY_ENDING = /(?:apikeys?|token|secrets?|authorization|passwords?|passwd|privatekey|cookie|credentials?)$/;
+
+function isSecretKey(key: string): boolean {
+  return SECRET_KEY_ENDING.test(key.toLowerCase().replace(/[-_\s]/g, ''));
+}
 
 /** Cuts a string to `maxLength` characters, marking how much was cut the way {@link safeStringify} does. */
 export function clip(text: string, maxLength: number): string {
-  return text.length <= maxLength ? text : text.slice(0, maxLength) + MARK.cutString(text.length - maxLength);
+  // Scrubbed before cutting: a cut could leave part of a key behind, where scrubbing no longer finds it.
+  const clean = scrubSecrets(text);
+  return clean.length <= maxLength ? clean : clean.slice(0, maxLength) + MARK.cutString(clean.length - maxLength);
 }
 
 /** Key under which an object records how many of its keys were left out. */
@@ -52,8 +60,8 @@ const MIN_STRING_KEEP = 32;
  * Error (`{ name, message, ...own fields }`), class instances (own enumerable fields, or `"[ClassName]"` when
  * they have none), functions (`"[Function name]"`), symbols (`"Symbol(desc)"`), `NaN`/`Infinity` (strings), and
  * `undefined` (left out of objects, `null` in arrays and at the top). Values with `toJSON` are asked for it.
- * Values under credential keys (`apiKey`, `authorization`, `password`, `access_token`, …) are replaced by
- * `"[weft: redacted]"`.
+ * Values under credential keys (names ending in `apiKey`, `token`, `secret`, `authorization`, `password`, …) are
+ * replaced by `"[weft: redacted]"`, and the API keys weft knows are replaced by `[REDACTED]` wherever they occur.
  * Very large values are truncated with markers such as `"[weft: 120 more items]"`; the text stays valid JSON.
  *
  * @example
@@ -94,7 +102,9 @@ class JsonWriter {
     return this.length >= this.maxLength;
   }
 
-  private emitString(s: string): void {
+  private emitString(text: string): void {
+    // A key weft knows (its own, a traced client's) can sit in any string: a header, a URL, a message.
+    const s = scrubSecrets(text);
     const room = Math.max(MIN_STRING_KEEP, this.maxLength - this.length);
     if (s.length <= room) {
       this.emit(JSON.stringify(s));
@@ -197,8 +207,8 @@ class JsonWriter {
         this.emit(`${JSON.stringify(TRUNCATED_KEYS_MARKER)}:${JSON.stringify(MARK.moreKeys(n - i))}`);
         break;
       }
-      this.emit(`${JSON.stringify(key)}:`);
-      if (SECRET_KEY.test(key)) this.emitString(MARK.redacted);
+      this.emit(`${JSON.stringify(scrubSecrets(key))}:`);
+      if (isSecretKey(key)) this.emitString(MARK.redacted);
       else this.write(item, depth + 1);
     }
     this.emit('}');

@@ -1,4 +1,5 @@
 import { INVALID_SPAN_CONTEXT, type Span, trace } from '@opentelemetry/api';
+import { activeContext } from './active-context.js';
 import { ATTR, customAttributes } from './attributes.js';
 import { inputsValue, outputValue } from './content.js';
 import { reportTracingFailure } from './failures.js';
@@ -100,5 +101,5 @@ export function spanHandle(span: Span): SpanHandle {
  * });
  */
 export function currentSpan(): SpanHandle {
-  return new Handle(trace.getActiveSpan() ?? trace.wrapSpanContext(INVALID_SPAN_CONTEXT));
+  return new Handle(trace.getSpan(activeContext()) ?? trace.wrapSpanContext(INVALID_SPAN_CONTEXT));
 }

@@ -1,4 +1,4 @@
-import { type Attributes, type Context, context, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
+import { type Attributes, type Context, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ATTR } from './attributes.js';
 import { inputsValue, outputValue } from './content.js';
 import { scrubSecrets } from '../secrets.js';
@@ -6,6 +6,7 @@ import { reportTracingFailure } from './failures.js';
 import { type ContentOptions, resolveContentOptions } from './settings.js';
 import { type SpanState, trackSpan } from './span-state.js';
 import { weftTracer } from './tracer.js';
+import { activeContext, withActiveContext } from './active-context.js';
 
 /** What every call of one op (or one `withSpan`) shares, computed once when it is made. */
 export interface CallPlan {
@@ -92,7 +93,8 @@ function endSafely(span: Span): void {
  * - a native promise is followed with `then`, and the follower returned (a native promise's identity carries
  *   nothing, and the app still sees its own rejection);
  * - a Promise subclass (such as the `openai` package's APIPromise, with `withResponse()`) is returned as the very
- *   same object and followed on a side branch: its work already started when it was made;
+ *   same object and followed on a side branch: its work already started when it was made; a rejection the app
+ *   leaves unhandled is still reported as unhandled, with the same error;
  * - any other thenable (a lazy query builder, say) is not touched, since `then` may be what runs it: the span
  *   ends now, without an output;
  * - plain values end the span at once.
@@ -120,10 +122,27 @@ export function settle<R>(call: ActiveCall, result: R): R {
     ) as R;
   }
   try {
-    (result as Promise<unknown>).then(
+    const promise = result as Promise<unknown>;
+    // Following the promise marks it handled. So that a rejection the app never handles is still reported by
+    // Node, as it would be without weft, the side branch rejects with the same error unless the app followed
+    // the promise itself (`then`, and so `await`, `catch` and `finally`) before it settled.
+    let followedByApp = false;
+    promise.then(
       (value: unknown) => succeed(call, value),
-      (error: unknown) => fail(call, error),
+      (error: unknown) => {
+        fail(call, error);
+        if (!followedByApp) throw error;
+      },
     );
+    const then = promise.then;
+    Object.defineProperty(promise, 'then', {
+      configurable: true,
+      writable: true,
+      value(this: unknown, ...args: unknown[]) {
+        followedByApp = true;
+        return Reflect.apply(then, this, args);
+      },
+    });
   } catch (error) {
     reportTracingFailure('then', error);
     endSafely(call.span);
@@ -161,11 +180,11 @@ export function runTraced<R>(
   thisArg: unknown,
   args: readonly unknown[],
 ): R {
-  const call = startCall(plan, context.active(), inputs);
+  const call = startCall(plan, activeContext(), inputs);
   if (!call) return Reflect.apply(fn, thisArg, args);
   let result: R;
   try {
-    result = context.with(call.context, () => Reflect.apply(fn, thisArg, args));
+    result = withActiveContext(call.context, () => Reflect.apply(fn, thisArg, args));
   } catch (error) {
     fail(call, error);
     throw error;

@@ -1,5 +1,6 @@
-import { type Context, context } from '@opentelemetry/api';
+import type { Context } from '@opentelemetry/api';
 import { type ActiveCall, type CallPlan, fail, startCall, succeed } from './traced-call.js';
+import { withActiveContext } from './active-context.js';
 
 /** Default number of yielded values kept as a generator's output. */
 export const DEFAULT_MAX_YIELDS = 100;
@@ -53,7 +54,7 @@ export function traceGenerator<T, R, N>(
     const active = call;
     let result: IteratorResult<T, R>;
     try {
-      result = context.with(active.context, run);
+      result = withActiveContext(active.context, run);
     } catch (error) {
       state = 'ended';
       fail(active, error);
@@ -94,7 +95,7 @@ export function traceAsyncGenerator<T, R, N>(
     const run = () => (inner[method] as (a: unknown) => Promise<IteratorResult<T, R>>).call(inner, arg);
     if (state === 'ended' || !call) return run();
     const active = call;
-    return context.with(active.context, run).then(
+    return withActiveContext(active.context, run).then(
       (result) => {
         if (state !== 'ended') {
           if (result.done) {

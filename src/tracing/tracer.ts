@@ -6,7 +6,9 @@ export const TRACER_NAME = 'weft';
 
 let cachedProvider: TracerProvider | undefined;
 let cachedTracer: Tracer | undefined;
-let ownProvider: TracerProvider | undefined;
+// Keyed on globalThis so that the ESM and CommonJS copies of weft in one process route to the same provider.
+const OWN_PROVIDER_KEY = Symbol.for('weft.tracing.own-provider');
+const holder = globalThis as { [OWN_PROVIDER_KEY]?: TracerProvider };
 
 /**
  * Routes weft's own spans (ops, and the chat spans of weft's client) to a provider that is not the global one:
@@ -15,7 +17,7 @@ let ownProvider: TracerProvider | undefined;
  * @internal
  */
 export function setWeftTracerProvider(provider: TracerProvider | undefined): void {
-  ownProvider = provider;
+  holder[OWN_PROVIDER_KEY] = provider;
   cachedTracer = undefined;
 }
 
@@ -24,7 +26,7 @@ export function setWeftTracerProvider(provider: TracerProvider | undefined): voi
  * because `register()` and `shutdown()` may replace the provider; the lookup is one comparison when it did not.
  */
 export function weftTracer(): Tracer {
-  const provider = ownProvider ?? trace.getTracerProvider();
+  const provider = holder[OWN_PROVIDER_KEY] ?? trace.getTracerProvider();
   if (provider !== cachedProvider || cachedTracer === undefined) {
     cachedProvider = provider;
     cachedTracer = provider.getTracer(TRACER_NAME, VERSION);

@@ -1,7 +1,8 @@
-import { context, INVALID_SPAN_CONTEXT, trace } from '@opentelemetry/api';
+import { INVALID_SPAN_CONTEXT, trace } from '@opentelemetry/api';
 import { callPlan, type TraceOptions } from './op.js';
 import { type SpanHandle, spanHandle } from './span-handle.js';
 import { fail, settle, startCall } from './traced-call.js';
+import { activeContext, withActiveContext } from './active-context.js';
 
 /** Options of {@link withSpan}. */
 export interface WithSpanOptions extends TraceOptions {
@@ -22,12 +23,12 @@ export interface WithSpanOptions extends TraceOptions {
  */
 export function withSpan<R>(name: string, fn: (span: SpanHandle) => R, options?: WithSpanOptions): R {
   const given = options?.inputs;
-  const call = startCall(callPlan(name, options), context.active(), given ? () => given : undefined);
+  const call = startCall(callPlan(name, options), activeContext(), given ? () => given : undefined);
   // weft failed to start the span: the block still runs, with a handle whose calls go nowhere.
   if (!call) return fn(spanHandle(trace.wrapSpanContext(INVALID_SPAN_CONTEXT)));
   let result: R;
   try {
-    result = context.with(call.context, fn, undefined, spanHandle(call.span));
+    result = withActiveContext(call.context, fn, undefined, spanHandle(call.span));
   } catch (error) {
     fail(call, error);
     throw error;

@@ -1,0 +1,139 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { type ExportResponse, type IExporterTransport, OTLPExporterError } from '@opentelemetry/otlp-exporter-base';
+
+const gzipAsync = promisify(gzip);
+
+/** An export refused for a passing reason (429, 502-504), with how long the service asked weft to wait. */
+export class RetryableExportError extends OTLPExporterError {
+  constructor(
+    message: string | undefined,
+    code: number,
+    /** The service's `Retry-After`, in ms, when it sent one. */
+    readonly retryAfterMs: number | undefined,
+  ) {
+    super(message, code);
+  }
+}
+
+export interface OtlpTransportConfig {
+  url: string;
+  headers: Record<string, string>;
+  gzip: boolean;
+  userAgent: string;
+}
+
+/** The HTTP transport of weft's exporter, and a way to let go of it at exit. */
+export interface OtlpTransport extends IExporterTransport {
+  /**
+   * Lets the process end while requests are open or waiting to be retried (weft gave up waiting for them at
+   * exit): their sockets no longer hold the event loop, and no further attempt is made.
+   */
+  release(): void;
+}
+
+// As OTel's own retrying transport: a few quick attempts within one export's timeout.
+const MAX_ATTEMPTS = 5;
+const FIRST_BACKOFF_MS = 1000;
+const LONGEST_BACKOFF_MS = 5000;
+const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
+function retryAfterMs(header: string | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  const seconds = Number(header.trim());
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+
+/**
+ * Sends OTLP bodies over HTTP(S), retrying passing failures within the export timeout as OTel's transport does,
+ * but reporting a `Retry-After` it could not honour in time (so that weft holds the spans that long instead of
+ * sending them again at the next flush), and with retries and sockets that can be let go of at exit.
+ */
+export function createOtlpTransport(config: OtlpTransportConfig): OtlpTransport {
+  const url = new URL(config.url);
+  const secure = url.protocol === 'https:';
+  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const request = secure ? httpsRequest : httpRequest;
+  const waits = new Set<() => void>();
+  let released = false;
+
+  const attempt = (body: Uint8Array, timeoutMs: number): Promise<ExportResponse> =>
+    new Promise((resolve) => {
+      const headers: Record<string, string | number> = { ...config.headers, 'User-Agent': config.userAgent, 'Content-Length': body.byteLength };
+      if (config.gzip) headers['Content-Encoding'] = 'gzip';
+      const req = request(url, { method: 'POST', agent, headers }, (res: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_RESPONSE_BYTES) {
+            res.destroy();
+            resolve({ status: 'failure', error: new Error('the export response was larger than 4 MiB') });
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          const text = () => Buffer.concat(chunks).toString('utf8');
+          if (status >= 200 && status < 300) resolve({ status: 'success', data: Buffer.concat(chunks) });
+          else if (RETRYABLE_STATUS.has(status)) {
+            const wait = retryAfterMs(res.headers['retry-after']);
+            resolve({ status: 'retryable', retryInMillis: wait, error: new RetryableExportError(res.statusMessage, status, wait) });
+          } else resolve({ status: 'failure', error: new OTLPExporterError(res.statusMessage, status, text()) });
+        });
+        res.on('error', (error) => resolve({ status: 'retryable', error }));
+      });
+      req.setTimeout(timeoutMs, () => {
+        req.destroy();
+        resolve({ status: 'retryable', error: new Error('Request timed out') });
+      });
+      req.on('error', (error) => resolve({ status: 'retryable', error }));
+      if (released) req.on('socket', (socket) => socket.unref());
+      req.end(body);
+    });
+
+  const pause = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        waits.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      waits.add(done);
+    });
+
+  return {
+    async send(data, timeoutMillis) {
+      const deadline = Date.now() + timeoutMillis;
+      const body = config.gzip ? await gzipAsync(data) : data;
+      let backoff = FIRST_BACKOFF_MS;
+      let result = await attempt(body, timeoutMillis);
+      for (let n = 1; n < MAX_ATTEMPTS && result.status === 'retryable' && !released; n++) {
+        const jittered = Math.min(backoff * (0.8 + Math.random() * 0.4), LONGEST_BACKOFF_MS);
+        backoff *= 1.5;
+        const wait = result.retryInMillis ?? jittered;
+        if (wait > deadline - Date.now()) break;
+        await pause(wait);
+        if (released) break;
+        result = await attempt(body, Math.max(1, deadline - Date.now()));
+      }
+      return result;
+    },
+    release() {
+      released = true;
+      for (const done of [...waits]) done();
+      for (const sockets of Object.values(agent.sockets)) for (const socket of sockets ?? []) socket.unref();
+    },
+    shutdown() {
+      agent.destroy();
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, op, register, type WeftHandle, withSpan } from 'weft';
+import type { DecodedSpan } from '../../src/otlp/index.js';
+import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
+import { inputsOf, named, outputOf } from './harness.js';
+
+// Recognisable keys: weft's own (given to register()), and a weft client's.
+const WEFT_KEY = 'wk-scrub-canary-7d3e91b04f';
+const CLIENT_KEY = 'wk-client-canary-2a6c58e1d9';
+
+let receiver: OtlpReceiver;
+let weft: WeftHandle;
+
+beforeAll(async () => {
+  receiver = await startOtlpReceiver();
+  weft = register({ baseUrl: receiver.url, project: 'test/scrub', apiKey: WEFT_KEY, instrumentations: [], flushOnExit: false });
+});
+afterAll(async () => {
+  await weft.shutdown();
+  await receiver.close();
+});
+
+async function capture(work: () => unknown): Promise<DecodedSpan[]> {
+  const before = receiver.spans().length;
+  await work();
+  await weft.forceFlush();
+  return receiver.spans().slice(before);
+}
+
+/** Every attribute of every span, and every byte that crossed the wire except the Authorization header. */
+function everythingRecorded(spans: DecodedSpan[]): string {
+  const attributes = JSON.stringify(spans.map((s) => s.attributes));
+  const bodies = receiver.requests.map((r) => r.body.toString('latin1')).join('\n');
+  return `${attributes}\n${bodies}`;
+}
+
+describe('an API key handed to an op', () => {
+  it("is kept out of the recorded inputs and output under any name and inside strings", async () => {
+    const call = op(function call(settings: Record<string, unknown>, header: string) {
+      return { echoed: `token was ${WEFT_KEY}`, settings, headerLength: header.length };
+    });
+    const spans = await capture(() => call({ myApiKey: WEFT_KEY, nested: { note: `key=${WEFT_KEY};` } }, `Bearer ${WEFT_KEY}`));
+
+    const span = named(spans, 'call');
+    expect(inputsOf(span)).toEqual({
+      settings: { myApiKey: '[weft: redacted]', nested: { note: 'key=[REDACTED];' } },
+      header: 'Bearer [REDACTED]',
+    });
+    expect(outputOf(span)).toMatchObject({ echoed: 'token was [REDACTED]' });
+    expect(everythingRecorded(spans)).not.toContain(WEFT_KEY);
+  });
+
+  it('is kept out when a plain string output is the key itself', async () => {
+    const reveal = op(function reveal() {
+      return WEFT_KEY;
+    });
+    const spans = await capture(() => reveal());
+    expect(named(spans, 'reveal').attributes.output).toBe('[REDACTED]');
+    expect(everythingRecorded(spans)).not.toContain(WEFT_KEY);
+  });
+
+  it("is kept out when a weft client, which holds its key, is an op's argument", async () => {
+    const client = new Client({ apiKey: CLIENT_KEY, baseUrl: 'http://127.0.0.1:9', project: 'test/scrub' });
+    const useClient = op(function useClient(c: Client) {
+      return c;
+    });
+    const spans = await capture(() => useClient(client));
+    const recorded = everythingRecorded(spans);
+    expect(named(spans, 'useClient').attributes.inputs).toBeTypeOf('string');
+    expect(recorded).not.toContain(CLIENT_KEY);
+    expect(recorded).not.toContain(CLIENT_KEY.slice(-12));
+  });
+
+  it("is kept out of withSpan's inputs and the outputs its handle sets", async () => {
+    const spans = await capture(() =>
+      withSpan(
+        'block',
+        (span) => {
+          span.setOutput({ line: `Authorization: Bearer ${WEFT_KEY}` });
+        },
+        { inputs: { url: `https://api.example.com/?key=${WEFT_KEY}` } },
+      ),
+    );
+    expect(everythingRecorded(spans)).not.toContain(WEFT_KEY);
+  });
+});
+
+describe('values under credential-like names', () => {
+  it('are redacted whatever their case and style, while token counts stay readable', async () => {
+    const settings = op(function settings(options: Record<string, unknown>) {
+      return options;
+    });
+    const spans = await capture(() =>
+      settings({
+        OPENAI_API_KEY: 'sk-other-1',
+        apiKeys: ['sk-other-2'],
+        csrfToken: 'csrf-3',
+        clientSecret: 'cs-4',
+        secrets: ['s-5'],
+        Authorization: 'Basic x',
+        dbPassword: 'pw-6',
+        max_tokens: 9,
+        usage: { total_tokens: 7 },
+      }),
+    );
+    expect(inputsOf(named(spans, 'settings'))).toEqual({
+      options: {
+        OPENAI_API_KEY: '[weft: redacted]',
+        apiKeys: '[weft: redacted]',
+        csrfToken: '[weft: redacted]',
+        clientSecret: '[weft: redacted]',
+        secrets: '[weft: redacted]',
+        Authorization: '[weft: redacted]',
+        dbPassword: '[weft: redacted]',
+        max_tokens: 9,
+        usage: { total_tokens: 7 },
+      },
+    });
+  });
+});
