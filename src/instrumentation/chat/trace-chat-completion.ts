@@ -1,4 +1,5 @@
-import { context, SpanKind, type Tracer, trace } from '@opentelemetry/api';
+import { SpanKind, type Tracer, trace } from '@opentelemetry/api';
+import { activeContext, withActiveContext } from '../../tracing/active-context.js';
 import { chatRequestAttributes, chatSpanName } from './attributes.js';
 import { type ChatCall, ChatCallRecorder } from './chat-call.js';
 import { type ChatTracingConfig, type ResolvedChatTracingConfig, resolveChatTracingConfig } from './config.js';
@@ -78,7 +79,7 @@ export function traceChatCompletion<T>(
 
   let result: T;
   try {
-    result = context.with(call.context, invoke, undefined, call.request);
+    result = withActiveContext(call.context, invoke, undefined, call.request);
   } catch (error) {
     call.fail(error);
     throw error;
@@ -134,7 +135,7 @@ function startChatCall<T>(
   if (!request || typeof request !== 'object') return undefined;
   const config = resolve(options.config);
   const server = chatServer(options.serverUrl, options.providerName);
-  const parent = context.active();
+  const parent = activeContext();
   // Start with the cheap attributes a sampler may want; the rest (content, JSON) only if the span records.
   const span = tracer.startSpan(
     chatSpanName(request),

@@ -1,4 +1,5 @@
-import { type Context, context, createContextKey, type Tracer } from '@opentelemetry/api';
+import { type Context, createContextKey, type Tracer } from '@opentelemetry/api';
+import { activeContext, withActiveContext } from '../../tracing/active-context.js';
 import {
   type ChatCompletionRequest,
   type ResolvedChatTracingConfig,
@@ -33,7 +34,7 @@ export function tracedCompletionsMethod(host: PatchHost, original: Method, kind:
     let options: TraceChatCompletionOptions<unknown> | undefined;
     try {
       const body = args[0];
-      if (host.isEnabled() && body && typeof body === 'object' && !context.active().getValue(INSIDE_PARSE)) {
+      if (host.isEnabled() && body && typeof body === 'object' && !activeContext().getValue(INSIDE_PARSE)) {
         options = callOptions(host, (this as { _client?: ClientShape } | undefined)?._client);
       }
     } catch (error) {
@@ -43,7 +44,7 @@ export function tracedCompletionsMethod(host: PatchHost, original: Method, kind:
     const rest = args.slice(1);
     const invoke = (request: ChatCompletionRequest): unknown => {
       if (kind === 'create') return original.call(this, request, ...rest);
-      return context.with(markInsideParse(context.active()), () => original.call(this, request, ...rest));
+      return withActiveContext(markInsideParse(activeContext()), () => original.call(this, request, ...rest));
     };
     return traceChatCompletion(host.tracer(), args[0] as ChatCompletionRequest, invoke, options);
   };
