@@ -24,6 +24,8 @@ import { writeResults } from './lib/results.js';
  */
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const only = (arg('only')?.split(',') as Config[] | undefined) ?? [...CONFIGS];
+// `--repeat=2` runs each configuration more than once, to see how far its count moves between runs.
+const repeat = Number(arg('repeat') ?? 1);
 const packages = arg('openai')?.split(',') ?? [...OPENAI_PACKAGES];
 const warmup = Number(arg('warmup') ?? 1000);
 const calls = Number(arg('calls') ?? 1000);
@@ -71,7 +73,10 @@ async function count(openai: string, config: Config, mode: Mode, dir: string): P
   const wrapper = ['valgrind', '--tool=callgrind', `--callgrind-out-file=${outFile}`, '--dump-before=getpriority'];
   const base = { openai, config, mode };
   try {
-    const outcome = await runChild('percall.cjs', job, { wrapper, timeoutMs: 60 * 60_000 });
+    // Single-threaded: V8 then compiles and collects on the main thread, the same way in every run, rather than
+    // on helper threads whose interleaving under valgrind varies from run to run.
+    const nodeArgs = ['--expose-gc', '--single-threaded'];
+    const outcome = await runChild('percall.cjs', job, { wrapper, nodeArgs, timeoutMs: 60 * 60_000 });
     const tally = sink.drain();
     const makesSpans = config !== 'none' && config !== 'context';
     const expected = makesSpans ? warmup + calls : 0;
@@ -143,7 +148,7 @@ async function main(): Promise<void> {
   try {
     const tasks = packages.flatMap((openai) =>
       only.flatMap((config) =>
-        MODES.map((mode) => async () => {
+        MODES.flatMap((mode) => Array.from({ length: repeat }, () => mode)).map((mode) => async () => {
           const c = await count(openai, config, mode, dir);
           log(`  ${openai} ${config} ${mode}: ${c.status}${c.instructionsPerCall ? ` ${Math.round(c.instructionsPerCall)} instructions/call` : ` (${c.detail})`}`);
           return c;

@@ -44,7 +44,14 @@ async function streamedCall() {
 // requests, costs every configuration the same.
 // Under callgrind (`--dump-before=getpriority`), a call into libc's getpriority(), which nothing else in the
 // process makes, dumps the instruction counters: once after the warm-up, once after the timed calls' flush.
-const markCounters = job.markCounters ? () => require('node:os').getPriority() : () => {};
+// A full GC first (the child runs with --expose-gc), so that the window pays for collecting exactly the
+// garbage its own calls made, not for a major GC that happens to fall inside it.
+const markCounters = job.markCounters
+  ? () => {
+      global.gc();
+      require('node:os').getPriority();
+    }
+  : () => {};
 
 const yieldToLoop = job.transport === 'memory' ? () => new Promise((resolve) => setImmediate(resolve)) : async () => {};
 
