@@ -11,6 +11,7 @@ import { notImplementedRoutes } from './spec-paths.js';
 import { annotationItemRoutes } from './trace/annotation-items-routes.js';
 import { AnnotationQueueData } from './trace/annotation-queues.js';
 import { annotationQueueRoutes } from './trace/annotation-queues-routes.js';
+import { callUsageRoutes } from './trace/call-usage-routes.js';
 import { callRoutes } from './trace/calls-routes.js';
 import { CollectionStore } from './trace/collection-store.js';
 import { costRoutes } from './trace/costs-routes.js';
@@ -136,6 +137,7 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
     ...infoRoutes(context),
     otelRoute(context),
     ...callRoutes(context),
+    ...callUsageRoutes(context),
     ...objectRoutes(context),
     ...tableRoutes(context),
     ...feedbackRoutes(context),

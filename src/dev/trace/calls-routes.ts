@@ -4,6 +4,7 @@ import { uuidv7 } from '../ids.js';
 import type { Route } from '../router.js';
 import { checkBody, type FieldSpec, type ObjectSpec } from '../validate.js';
 import { presentCall } from './call-view.js';
+import { CALLS_FILTER } from './fields.js';
 import { projectColumns, selectCalls } from './calls-query.js';
 import type { CallSchema, CallsFilter, EndedCall, Feedback, SortBy, StartedCall } from './types.js';
 
@@ -50,25 +51,6 @@ const END_SPEC: ObjectSpec = {
   fields: { end: { type: 'object', required: true, strict: true, fields: END_FIELDS } },
 };
 
-const FILTER: FieldSpec = {
-  type: 'object',
-  strict: true,
-  nullable: true,
-  fields: {
-    op_names: strList,
-    input_refs: strList,
-    output_refs: strList,
-    parent_ids: strList,
-    trace_ids: strList,
-    call_ids: strList,
-    thread_ids: strList,
-    turn_ids: strList,
-    wb_user_ids: strList,
-    wb_run_ids: strList,
-    trace_roots_only: { ...bool, nullable: true },
-  },
-};
-
 const SORT_BY: FieldSpec = {
   type: 'array',
   nullable: true,
@@ -79,7 +61,7 @@ const QUERY_SPEC: ObjectSpec = {
   strict: true,
   fields: {
     project_id: { ...str, required: true },
-    filter: FILTER,
+    filter: CALLS_FILTER,
     limit: optInt,
     offset: optInt,
     sort_by: SORT_BY,
@@ -98,7 +80,7 @@ const STATS_SPEC: ObjectSpec = {
   strict: true,
   fields: {
     project_id: { ...str, required: true },
-    filter: FILTER,
+    filter: CALLS_FILTER,
     query: { type: 'object', nullable: true },
     limit: optInt,
     include_total_storage_size: { ...bool, nullable: true },
@@ -217,6 +199,35 @@ export function callRoutes(ctx: DevContext): Route[] {
     },
     {
       method: 'POST',
+      path: '/call/update',
+      handler: async (c) => {
+        const body = checkBody<{ project_id: string; call_id: string; display_name?: string | null }>(await c.json(), {
+          strict: true,
+          fields: { project_id: { ...str, required: true }, call_id: { ...str, required: true }, display_name: optStr, wb_user_id: optStr },
+        });
+        const call = ctx.store.call(body.project_id, body.call_id);
+        if (!call) throw new HttpError(404, `Call ${body.call_id} not found in project ${body.project_id}.`);
+        // Only the display name can change; without one, the call stays as it is.
+        if (body.display_name !== undefined) ctx.write({ kind: 'call', call: { ...call, display_name: body.display_name } });
+        sendJson(c.res, 200, {});
+      },
+    },
+    {
+      method: 'POST',
+      path: '/calls/delete',
+      handler: async (c) => {
+        const body = checkBody<{ project_id: string; call_ids: string[] }>(await c.json(), {
+          strict: true,
+          fields: { project_id: { ...str, required: true }, call_ids: { ...strList, required: true }, wb_user_id: optStr },
+        });
+        // As on the service, deleting a call deletes its descendants too.
+        const doomed = withDescendants([...ctx.store.projectCalls(body.project_id)], body.call_ids);
+        if (doomed.length > 0) ctx.write({ kind: 'calls_delete', project_id: body.project_id, call_ids: doomed });
+        sendJson(c.res, 200, { num_deleted: doomed.length });
+      },
+    },
+    {
+      method: 'POST',
       path: '/calls/stream_query',
       handler: async (c) => {
         const body = checkBody<CallsQueryReq>(await c.json(), QUERY_SPEC);
@@ -253,6 +264,22 @@ export function callRoutes(ctx: DevContext): Route[] {
       },
     },
   ];
+}
+
+/** The stored ids among `ids`, and the ids of every call below them. */
+function withDescendants(calls: CallSchema[], ids: string[]): string[] {
+  const children = new Map<string, string[]>();
+  for (const call of calls) if (call.parent_id) children.set(call.parent_id, [...(children.get(call.parent_id) ?? []), call.id]);
+  const stored = new Set(calls.map((call) => call.id));
+  const found = new Set<string>();
+  const pending = ids.filter((id) => stored.has(id));
+  while (pending.length > 0) {
+    const id = pending.pop()!;
+    if (found.has(id)) continue;
+    found.add(id);
+    pending.push(...(children.get(id) ?? []));
+  }
+  return [...found];
 }
 
 function checkItem<T>(req: unknown, spec: ObjectSpec, index: number): T {

@@ -8,6 +8,7 @@ export type Mutation =
   | { kind: 'call_start'; start: StartedCall & { id: string; trace_id: string } }
   | { kind: 'call_end'; end: EndedCall }
   | { kind: 'call'; call: CallSchema }
+  | { kind: 'calls_delete'; project_id: string; call_ids: string[] }
   // A snapshot keeps version_index, so that compacting the log after a deletion leaves `v<N>` unchanged.
   | { kind: 'obj'; obj: Omit<ObjSchema, 'version_index' | 'is_latest'> & { version_index?: number } }
   | { kind: 'obj_delete'; project_id: string; object_id: string; digests: string[] | null }
@@ -45,6 +46,9 @@ export class TraceStore {
         return this.endCall(mutation.end);
       case 'call':
         return this.putCall(mutation.call);
+      case 'calls_delete':
+        this.deleteCalls(mutation.project_id, mutation.call_ids);
+        return 0;
       case 'obj':
         this.putObject(mutation.obj);
         return 0;
@@ -118,6 +122,21 @@ export class TraceStore {
     }
     this.evictedTraces += evicted;
     return evicted;
+  }
+
+  private deleteCalls(projectId: string, callIds: string[]): void {
+    for (const id of callIds) {
+      const callKey = key(projectId, id);
+      // An end still waiting for its start must not bring a deleted call back when the start arrives.
+      this.pendingEnds.delete(callKey);
+      const call = this.calls.get(callKey);
+      if (!call) continue;
+      this.calls.delete(callKey);
+      const traceKey = key(projectId, call.trace_id);
+      const members = this.traces.get(traceKey);
+      members?.delete(callKey);
+      if (members?.size === 0) this.traces.delete(traceKey);
+    }
   }
 
   private putObject({ version_index, ...obj }: Omit<ObjSchema, 'version_index' | 'is_latest'> & { version_index?: number }): void {
