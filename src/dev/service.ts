@@ -18,6 +18,7 @@ import { costRoutes } from './trace/costs-routes.js';
 import { feedbackRoutes } from './trace/feedback-routes.js';
 import { fileRoutes } from './trace/files-routes.js';
 import { infoRoutes } from './trace/info-routes.js';
+import { objectLabelRoutes } from './trace/object-label-routes.js';
 import { objectRoutes } from './trace/objects-routes.js';
 import { otelRoute } from './trace/otel-route.js';
 import { TraceStore } from './trace/store.js';
@@ -139,6 +140,7 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
     ...callRoutes(context),
     ...callUsageRoutes(context),
     ...objectRoutes(context),
+    ...objectLabelRoutes(context),
     ...tableRoutes(context),
     ...feedbackRoutes(context),
     ...fileRoutes(context),

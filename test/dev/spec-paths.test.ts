@@ -49,5 +49,8 @@ describe('weft dev: the spec paths it knows', () => {
   it('serves call update, calls delete, stats and usage, and trace usage instead of answering 501', async () => {
     await expectServed(/^\/(call\/update|calls\/(delete|stats|usage)|trace\/usage)$/, 5);
   });
-});
 
+  it('serves object delete, aliases and tags instead of answering 501', async () => {
+    await expectServed(/^\/(obj\/delete|aliases|tags|objs\/\{object_id\}\/(aliases|versions))/, 7);
+  });
+});

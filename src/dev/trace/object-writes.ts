@@ -1,5 +1,8 @@
 import type { DevContext } from '../context.js';
+import { HttpError } from '../http.js';
 import { canonicalJson, contentDigest } from '../ids.js';
+import { ObjectLabels } from './object-labels.js';
+import type { ObjSchema } from './types.js';
 
 // An op is stored as a custom weave type whose weave_type is "Op" (how the SDKs save op source).
 function isOp(val: unknown): boolean {
@@ -60,4 +63,19 @@ export function writeFile(ctx: DevContext, projectId: string, name: string, cont
   const digest = contentDigest(content);
   ctx.write({ kind: 'file', project_id: projectId, digest, name, content_base64: content.toString('base64') });
   return digest;
+}
+
+/**
+ * Deletes the versions among `versions` (all of one object) whose digest is in `digests` (every one when
+ * null), with their aliases and tags, and returns how many went; a 404 naming `noun` when none matches.
+ * `/obj/delete` and the v2 collections' deletes both come here.
+ */
+export function deleteObjectVersions(ctx: DevContext, versions: ObjSchema[], digests: string[] | null, noun: string): number {
+  const doomed = versions.filter((v) => digests === null || digests.includes(v.digest));
+  const first = doomed[0];
+  if (!first) throw new HttpError(404, `${noun} has no such versions.`);
+  const gone = doomed.map((v) => v.digest);
+  ctx.write({ kind: 'obj_delete', project_id: first.project_id, object_id: first.object_id, digests: gone });
+  new ObjectLabels(ctx).dropVersions(first.project_id, first.object_id, gone);
+  return doomed.length;
 }
