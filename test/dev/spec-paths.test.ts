@@ -53,4 +53,8 @@ describe('weft dev: the spec paths it knows', () => {
   it('serves object delete, aliases and tags instead of answering 501', async () => {
     await expectServed(/^\/(obj\/delete|aliases|tags|objs\/\{object_id\}\/(aliases|versions))/, 7);
   });
+
+  it('serves feedback batch create, replace, purge and stats instead of answering 501', async () => {
+    await expectServed(/^\/feedback\/(batch\/create|replace|purge|stats)$/, 4);
+  });
 });

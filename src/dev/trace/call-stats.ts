@@ -1,6 +1,7 @@
 import { HttpError } from '../http.js';
 import { checkOneOf } from '../validate.js';
 import type { Cost } from './cost-prices.js';
+import { bucketize, type BucketWindow } from './time-buckets.js';
 import { ownUsage } from './usage.js';
 import type { CallSchema } from './types.js';
 
@@ -15,17 +16,6 @@ export interface MetricSpec {
   percentiles?: number[] | null;
 }
 
-/** The parts of `CallStatsReq` the buckets depend on. */
-export interface StatsWindow {
-  start: string;
-  end?: string | null;
-  granularity?: number | null;
-}
-
-/** Bucket sizes the service picks from when none is asked for: the smallest that gives at most 100 buckets. */
-const AUTO_GRANULARITIES = [60, 300, 900, 3600, 4 * 3600, 86_400, 7 * 86_400, 30 * 86_400];
-const MAX_BUCKETS = 10_000;
-
 /** Checks the metric names, aggregations and percentiles, or throws a 422 at the offending one. */
 export function checkMetrics(specs: MetricSpec[] | null | undefined, allowed: readonly string[], field: string): void {
   specs?.forEach((spec, i) => {
@@ -39,22 +29,6 @@ export function checkMetrics(specs: MetricSpec[] | null | undefined, allowed: re
       }
     });
   });
-}
-
-/** The window's bounds in milliseconds and its bucket size in seconds; a 422 when it is empty or too finely cut. */
-export function bucketWindow(window: StatsWindow): { start: number; end: number; granularity: number } {
-  const start = Date.parse(window.start);
-  const end = window.end ? Date.parse(window.end) : Date.now();
-  if (end <= start) throw new HttpError(422, [{ loc: ['body', 'end'], msg: 'end must be after start', type: 'value_error' }]);
-  const span = (end - start) / 1000;
-  const granularity =
-    window.granularity ?? AUTO_GRANULARITIES.find((g) => span / g <= 100) ?? AUTO_GRANULARITIES[AUTO_GRANULARITIES.length - 1]!;
-  if (granularity < 1 || span / granularity > MAX_BUCKETS) {
-    throw new HttpError(422, [
-      { loc: ['body', 'granularity'], msg: `granularity must be at least 1 and give at most ${MAX_BUCKETS} buckets`, type: 'value_error' },
-    ]);
-  }
-  return { start, end, granularity };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -101,22 +75,14 @@ function usageMetric(u: ReturnType<typeof ownUsage>[string], metric: string): nu
  */
 export function callStats(
   calls: readonly CallSchema[],
-  window: { start: number; end: number; granularity: number },
+  window: BucketWindow,
   usageSpecs: MetricSpec[],
   callSpecs: MetricSpec[],
   prices: readonly Cost[],
 ): { usage_buckets: Record<string, unknown>[]; call_buckets: Record<string, unknown>[] } {
-  const size = window.granularity * 1000;
-  const count = Math.ceil((window.end - window.start) / size);
-  const byBucket: CallSchema[][] = Array.from({ length: count }, () => []);
-  for (const call of calls) {
-    const t = Date.parse(call.started_at);
-    if (t >= window.start && t < window.end) byBucket[Math.floor((t - window.start) / size)]!.push(call);
-  }
   const usage_buckets: Record<string, unknown>[] = [];
   const call_buckets: Record<string, unknown>[] = [];
-  byBucket.forEach((members, i) => {
-    const timestamp = new Date(window.start + i * size).toISOString();
+  for (const { timestamp, members } of bucketize(calls, (call) => call.started_at, window)) {
     if (callSpecs.length > 0) {
       const values = callSpecs.map((spec) =>
         aggregate(
@@ -126,7 +92,7 @@ export function callStats(
       );
       call_buckets.push(Object.assign({ timestamp }, ...values));
     }
-    if (usageSpecs.length === 0) return;
+    if (usageSpecs.length === 0) continue;
     const byModel = new Map<string, ReturnType<typeof ownUsage>[string][]>();
     for (const call of members) {
       for (const [model, u] of Object.entries(ownUsage(call, prices))) byModel.set(model, [...(byModel.get(model) ?? []), u]);
@@ -135,6 +101,6 @@ export function callStats(
       const values = usageSpecs.map((spec) => aggregate(usages.map((u) => usageMetric(u, spec.metric)), spec));
       usage_buckets.push(Object.assign({ timestamp, model }, ...values));
     }
-  });
+  }
   return { usage_buckets, call_buckets };
 }

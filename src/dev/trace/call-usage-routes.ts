@@ -1,13 +1,14 @@
 import type { DevContext } from '../context.js';
-import { HttpError, sendJson } from '../http.js';
+import { sendJson } from '../http.js';
 import type { Route } from '../router.js';
 import { checkBody, type FieldSpec } from '../validate.js';
 import { presentCall } from './call-view.js';
-import { CALL_METRICS, callStats, checkMetrics, bucketWindow, type MetricSpec, USAGE_METRICS } from './call-stats.js';
+import { CALL_METRICS, callStats, checkMetrics, type MetricSpec, USAGE_METRICS } from './call-stats.js';
 import { selectCalls } from './calls-query.js';
 import { costCollection } from './cost-prices.js';
-import { CALLS_FILTER, optBool, optInt, optStr, reqStr, strList } from './fields.js';
+import { CALLS_FILTER, optBool, optInt, reqStr, strList } from './fields.js';
 import type { CallsFilter, CallSchema } from './types.js';
+import { STATS_WINDOW_FIELDS, statsWindow } from './time-buckets.js';
 import { rollUpUsage } from './usage.js';
 
 /** The service's default cap on the calls a usage report reads. */
@@ -32,16 +33,6 @@ interface CallStatsReq {
   call_metrics?: MetricSpec[] | null;
   filter?: CallsFilter | null;
   timezone?: string | null;
-}
-
-/** Checks an IANA time zone name, or throws a 422 naming the field. */
-function checkTimezone(timezone: string): string {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: timezone });
-  } catch {
-    throw new HttpError(422, [{ loc: ['body', 'timezone'], msg: `Unknown time zone "${timezone}"`, type: 'value_error' }]);
-  }
-  return timezone;
 }
 
 /**
@@ -97,27 +88,19 @@ export function callUsageRoutes(ctx: DevContext): Route[] {
           strict: true,
           fields: {
             project_id: reqStr,
-            start: { type: 'datetime', required: true },
-            end: { type: 'datetime', nullable: true },
-            granularity: optInt,
+            ...STATS_WINDOW_FIELDS,
             usage_metrics: METRIC_SPECS,
             call_metrics: METRIC_SPECS,
             filter: CALLS_FILTER,
-            timezone: optStr,
           },
         });
         checkMetrics(body.usage_metrics, USAGE_METRICS, 'usage_metrics');
         checkMetrics(body.call_metrics, CALL_METRICS, 'call_metrics');
-        const timezone = checkTimezone(body.timezone ?? 'UTC');
-        const window = bucketWindow(body);
+        const { window, header } = statsWindow(body);
         const calls = selectCalls(presented(body.project_id), { filter: body.filter ?? undefined });
         const buckets = callStats(calls, window, body.usage_metrics ?? [], body.call_metrics ?? [], prices.list(body.project_id));
         sendJson(c.res, 200, {
-          start: new Date(window.start).toISOString(),
-          end: new Date(window.end).toISOString(),
-          granularity: window.granularity,
-          // Buckets start at `start` itself, so the zone names the caller's view but does not move them.
-          timezone,
+          ...header,
           ...buckets,
         });
       },

@@ -2,7 +2,7 @@ import type { DevContext } from '../context.js';
 import { HttpError, sendJson, sendJsonl } from '../http.js';
 import { uuidv7 } from '../ids.js';
 import type { Route } from '../router.js';
-import { checkBody, type FieldSpec, type ObjectSpec } from '../validate.js';
+import { checkAt, checkBody, type FieldSpec, type ObjectSpec } from '../validate.js';
 import { presentCall } from './call-view.js';
 import { CALLS_FILTER } from './fields.js';
 import { projectColumns, selectCalls } from './calls-query.js';
@@ -174,8 +174,8 @@ export function callRoutes(ctx: DevContext): Route[] {
         });
         // Validate the whole batch before writing any of it, so a bad item does not leave half a batch.
         const items = body.batch.map((item, i) => {
-          if (item.mode === 'start') return { mode: 'start' as const, req: checkItem<{ start: StartedCall }>(item.req, START_SPEC, i) };
-          if (item.mode === 'end') return { mode: 'end' as const, req: checkItem<{ end: EndedCall }>(item.req, END_SPEC, i) };
+          if (item.mode === 'start') return { mode: 'start' as const, req: checkAt<{ start: StartedCall }>(item.req, START_SPEC, ['body', 'batch', i, 'req']) };
+          if (item.mode === 'end') return { mode: 'end' as const, req: checkAt<{ end: EndedCall }>(item.req, END_SPEC, ['body', 'batch', i, 'req']) };
           throw new HttpError(422, [
             { loc: ['body', 'batch', i, 'mode'], msg: "Input should be 'start' or 'end'", type: 'literal_error' },
           ]);
@@ -280,18 +280,4 @@ function withDescendants(calls: CallSchema[], ids: string[]): string[] {
     pending.push(...(children.get(id) ?? []));
   }
   return [...found];
-}
-
-function checkItem<T>(req: unknown, spec: ObjectSpec, index: number): T {
-  try {
-    return checkBody<T>(req, spec);
-  } catch (error) {
-    if (error instanceof HttpError && Array.isArray(error.detail)) {
-      throw new HttpError(
-        422,
-        error.detail.map((i) => ({ ...i, loc: ['body', 'batch', index, 'req', ...i.loc.slice(1)] })),
-      );
-    }
-    throw error;
-  }
 }

@@ -14,6 +14,7 @@ export type Mutation =
   | { kind: 'obj_delete'; project_id: string; object_id: string; digests: string[] | null }
   | { kind: 'table'; table: StoredTable }
   | { kind: 'feedback'; feedback: Feedback }
+  | { kind: 'feedback_delete'; project_id: string; ids: string[] }
   | { kind: 'file'; project_id: string; digest: string; name: string; content_base64: string };
 
 const key = (projectId: string, id: string) => `${projectId}\u0000${id}`;
@@ -60,6 +61,9 @@ export class TraceStore {
         return 0;
       case 'feedback':
         this.feedbackList.push(mutation.feedback);
+        return 0;
+      case 'feedback_delete':
+        this.deleteFeedback(mutation.project_id, mutation.ids);
         return 0;
       case 'file':
         this.files.set(key(mutation.project_id, mutation.digest), {
@@ -137,6 +141,12 @@ export class TraceStore {
       members?.delete(callKey);
       if (members?.size === 0) this.traces.delete(traceKey);
     }
+  }
+
+  private deleteFeedback(projectId: string, ids: string[]): void {
+    const doomed = new Set(ids);
+    const kept = this.feedbackList.filter((f) => f.project_id !== projectId || !doomed.has(f.id));
+    this.feedbackList.splice(0, this.feedbackList.length, ...kept);
   }
 
   private putObject({ version_index, ...obj }: Omit<ObjSchema, 'version_index' | 'is_latest'> & { version_index?: number }): void {
