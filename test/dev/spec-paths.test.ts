@@ -57,4 +57,8 @@ describe('weft dev: the spec paths it knows', () => {
   it('serves feedback batch create, replace, purge and stats instead of answering 501', async () => {
     await expectServed(/^\/feedback\/(batch\/create|replace|purge|stats)$/, 4);
   });
+
+  it('serves every table endpoint and file stats instead of answering 501', async () => {
+    await expectServed(/^\/(table\/|files\/query_stats$)/, 8);
+  });
 });

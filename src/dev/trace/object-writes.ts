@@ -50,9 +50,14 @@ export function writeObject(
   return { digest, version_index: stored.version_index };
 }
 
+/** The digest of a table row: the digest of its canonical JSON. */
+export function rowDigest(val: unknown): string {
+  return contentDigest(canonicalJson(val));
+}
+
 /** Stores a table; rows are content-addressed and the table's digest is the digest of its row digests. */
 export function writeTable(ctx: DevContext, projectId: string, rows: unknown[]): { digest: string; row_digests: string[] } {
-  const stored = rows.map((val) => ({ digest: contentDigest(canonicalJson(val)), val }));
+  const stored = rows.map((val) => ({ digest: rowDigest(val), val }));
   const digest = contentDigest(stored.map((r) => r.digest).join(','));
   ctx.write({ kind: 'table', table: { project_id: projectId, digest, rows: stored } });
   return { digest, row_digests: stored.map((r) => r.digest) };

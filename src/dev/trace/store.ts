@@ -220,6 +220,16 @@ export class TraceStore {
     return this.tables.get(key(projectId, digest));
   }
 
+  /** A row of any of the project's tables by its digest (rows are content-addressed, so any copy will do). */
+  tableRow(projectId: string, rowDigest: string): { digest: string; val: unknown } | undefined {
+    for (const table of this.tables.values()) {
+      if (table.project_id !== projectId) continue;
+      const row = table.rows.find((r) => r.digest === rowDigest);
+      if (row) return row;
+    }
+    return undefined;
+  }
+
   /** Every feedback item of a project, oldest first. */
   projectFeedback(projectId: string): Feedback[] {
     return this.feedbackList.filter((f) => f.project_id === projectId);
@@ -228,6 +238,11 @@ export class TraceStore {
   /** A file by digest. */
   file(projectId: string, digest: string): StoredFile | undefined {
     return this.files.get(key(projectId, digest));
+  }
+
+  /** Every file of a project. */
+  projectFiles(projectId: string): StoredFile[] {
+    return [...this.files.values()].filter((f) => f.project_id === projectId);
   }
 
   /**
