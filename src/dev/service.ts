@@ -22,6 +22,7 @@ import { objectLabelRoutes } from './trace/object-label-routes.js';
 import { objectRoutes } from './trace/objects-routes.js';
 import { otelRoute } from './trace/otel-route.js';
 import { TraceStore } from './trace/store.js';
+import { refRoutes } from './trace/refs-routes.js';
 import { tableRoutes } from './trace/tables-routes.js';
 import { threadRoutes } from './trace/threads-routes.js';
 import { v2EvaluationRecordRoutes } from './trace/v2-evaluation-records.js';
@@ -142,6 +143,7 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
     ...objectRoutes(context),
     ...objectLabelRoutes(context),
     ...tableRoutes(context),
+    ...refRoutes(context),
     ...feedbackRoutes(context),
     ...fileRoutes(context),
     ...threadRoutes(context),

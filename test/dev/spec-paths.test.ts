@@ -61,4 +61,8 @@ describe('weft dev: the spec paths it knows', () => {
   it('serves every table endpoint and file stats instead of answering 501', async () => {
     await expectServed(/^\/(table\/|files\/query_stats$)/, 8);
   });
+
+  it('serves refs read batch instead of answering 501', async () => {
+    await expectServed(/^\/refs\/read_batch$/, 1);
+  });
 });
