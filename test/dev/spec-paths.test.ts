@@ -65,4 +65,31 @@ describe('weft dev: the spec paths it knows', () => {
   it('serves refs read batch instead of answering 501', async () => {
     await expectServed(/^\/refs\/read_batch$/, 1);
   });
+
+  it('answers 501 for the eleven operations left to a real deployment, each saying why', async () => {
+    const dev = await devService();
+    const unserved: string[] = [];
+    for (const [method, path, operation] of SPEC_PATHS.filter(([, p]) => !p.startsWith('/v1/'))) {
+      const res = await fetch(`${dev.url}${path.replace(/\{[^}]+\}/g, 'x')}`, { method });
+      const text = await res.text();
+      if (res.status !== 501) continue;
+      unserved.push(operation);
+      expect(JSON.parse(text).detail, operation).toMatch(new RegExp(`"${operation}" \\(${method} [^)]+\\) \\(.+\\); `));
+    }
+    expect(unserved.sort()).toEqual(
+      [
+        'Calls Score',
+        'Eval Results Query',
+        'Evaluate Model',
+        'Evaluation Status',
+        'Feedback Payload Schema',
+        'Get Caller Location',
+        'Hardware',
+        'Image Create',
+        'Projects Info',
+        'model analysis listing',
+        'router model listing',
+      ].sort(),
+    );
+  });
 });
