@@ -101,3 +101,41 @@ describe('weft dev: call statistics in time buckets, through the Client', () => 
     });
   });
 });
+
+describe('weft dev: call costs on reads, through the Client', () => {
+  it('adds summary.weave.costs for the priced models when a read asks for costs', async () => {
+    const { client } = await devClient();
+    await client.trace.costs.create({ costs: { 'gpt-x': { prompt_token_cost: 0.5, completion_token_cost: 2, effective_date: '2025-01-01T00:00:00Z' } } });
+    await writeCall(client, { id: 'c1', trace_id: 't1', usage: { 'gpt-x': { prompt_tokens: 10, completion_tokens: 5 }, mini: { prompt_tokens: 1 } } });
+    const { call } = await client.trace.calls.read({ id: 'c1', include_costs: true });
+    expect(call?.summary?.weave?.costs).toEqual({
+      'gpt-x': {
+        requests: 1,
+        prompt_tokens: 10,
+        completion_tokens: 5,
+        total_tokens: 15,
+        prompt_tokens_total_cost: 5,
+        completion_tokens_total_cost: 10,
+        prompt_token_cost: 0.5,
+        completion_token_cost: 2,
+        prompt_token_cost_unit: 'USD',
+        completion_token_cost_unit: 'USD',
+        effective_date: '2025-01-01T00:00:00.000Z',
+        provider_id: 'default',
+        pricing_level: 'project',
+        pricing_level_id: 'team/proj',
+      },
+    });
+  });
+
+  it('adds costs to streamed calls only when the query asks for them', async () => {
+    const { client } = await devClient();
+    await client.trace.costs.create({ costs: { 'gpt-x': { prompt_token_cost: 1, completion_token_cost: 1, effective_date: '2025-01-01T00:00:00Z' } } });
+    await writeCall(client, { id: 'c1', trace_id: 't1', usage: { 'gpt-x': { prompt_tokens: 2, completion_tokens: 3 } } });
+    const [plain] = await client.trace.calls.streamQuery().collect();
+    const [costed] = await client.trace.calls.streamQuery({ include_costs: true }).collect();
+    expect(plain?.summary?.weave?.costs).toBeUndefined();
+    expect(costed?.summary?.weave?.costs?.['gpt-x']).toMatchObject({ prompt_tokens_total_cost: 2, completion_tokens_total_cost: 3 });
+  });
+});
+

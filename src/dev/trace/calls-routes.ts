@@ -4,7 +4,9 @@ import { uuidv7 } from '../ids.js';
 import type { Route } from '../router.js';
 import { checkAt, checkBody, type FieldSpec, type ObjectSpec } from '../validate.js';
 import { presentCall } from './call-view.js';
+import { costCollection } from './cost-prices.js';
 import { CALLS_FILTER } from './fields.js';
+import { callCosts } from './usage.js';
 import { projectColumns, selectCalls } from './calls-query.js';
 import type { CallSchema, CallsFilter, EndedCall, Feedback, SortBy, StartedCall } from './types.js';
 
@@ -107,6 +109,7 @@ interface CallsQueryReq {
   sort_by?: SortBy[] | null;
   query?: unknown;
   include_feedback?: boolean | null;
+  include_costs?: boolean | null;
   columns?: string[] | null;
 }
 
@@ -138,8 +141,9 @@ function feedbackByCall(ctx: DevContext, projectId: string): Map<string, Feedbac
   return byCall;
 }
 
-/** The call routes: write (start, end, batch) and read (read, stream query, stats). */
+/** The call routes: write (start, end, batch, rename, delete) and read (read, stream query, stats), with costs and feedback on request. */
 export function callRoutes(ctx: DevContext): Route[] {
+  const costs = costCollection(ctx);
   return [
     {
       method: 'POST',
@@ -192,9 +196,10 @@ export function callRoutes(ctx: DevContext): Route[] {
       method: 'POST',
       path: '/call/read',
       handler: async (c) => {
-        const body = checkBody<{ project_id: string; id: string }>(await c.json(), READ_SPEC);
+        const body = checkBody<{ project_id: string; id: string; include_costs?: boolean | null }>(await c.json(), READ_SPEC);
         const call = ctx.store.call(body.project_id, body.id);
-        sendJson(c.res, 200, { call: call ? presentCall(call) : null });
+        const prices = body.include_costs ? costs.list(body.project_id) : undefined;
+        sendJson(c.res, 200, { call: call ? presentCall(call, { costs: prices && callCosts(call, prices) }) : null });
       },
     },
     {
@@ -233,8 +238,9 @@ export function callRoutes(ctx: DevContext): Route[] {
         const body = checkBody<CallsQueryReq>(await c.json(), QUERY_SPEC);
         checkSort(body.sort_by);
         const feedback = body.include_feedback ? feedbackByCall(ctx, body.project_id) : undefined;
+        const prices = body.include_costs ? costs.list(body.project_id) : undefined;
         const presented = [...ctx.store.projectCalls(body.project_id)].map((call) =>
-          presentCall(call, feedback ? (feedback.get(call.id) ?? []) : undefined),
+          presentCall(call, { feedback: feedback && (feedback.get(call.id) ?? []), costs: prices && callCosts(call, prices) }),
         );
         const selected: CallSchema[] = selectCalls(presented, {
           filter: body.filter ?? undefined,

@@ -84,3 +84,40 @@ export function rollUpUsage(calls: readonly CallSchema[], prices?: readonly Cost
   for (const call of calls) visit(call, new Set());
   return rolled;
 }
+
+/**
+ * `summary.weave.costs` of a call, as reads with `include_costs` return it: for each model of its usage
+ * that the project prices (`/cost/create`), the usage with the price in force when the call started and
+ * what the tokens cost. Models without a price are left out, as the service leaves out unknown models.
+ */
+export function callCosts(call: CallSchema, prices: readonly Cost[]): Record<string, Record<string, unknown>> {
+  const costs: Record<string, Record<string, unknown>> = {};
+  for (const [model, usage] of Object.entries(call.summary?.usage ?? {})) {
+    const price = priceAt(prices, model, call.started_at);
+    if (!price) continue;
+    const { prompt_tokens_total_cost, completion_tokens_total_cost, requests, prompt_tokens, completion_tokens, total_tokens } = callModelUsage(
+      call,
+      model,
+      usage,
+      [price],
+    );
+    costs[model] = {
+      ...usage,
+      requests,
+      prompt_tokens,
+      completion_tokens,
+      total_tokens,
+      prompt_tokens_total_cost,
+      completion_tokens_total_cost,
+      prompt_token_cost: price.prompt_token_cost,
+      completion_token_cost: price.completion_token_cost,
+      prompt_token_cost_unit: price.prompt_token_cost_unit,
+      completion_token_cost_unit: price.completion_token_cost_unit,
+      effective_date: price.effective_date,
+      provider_id: price.provider_id,
+      pricing_level: 'project',
+      pricing_level_id: call.project_id,
+    };
+  }
+  return costs;
+}
