@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { devClient } from './client-support.js';
 
 type DevClient = Awaited<ReturnType<typeof devClient>>['client'];
@@ -87,5 +90,19 @@ describe('weft dev: aliases and tags of object versions, through the Client', ()
     await client.trace.objs.delete({ object_id: 'prompt', digests: [first] });
     expect(await client.trace.objs.listAliases()).toEqual({ aliases: [] });
     expect(await client.trace.objs.listTags()).toEqual({ tags: [] });
+  });
+
+  it('keeps aliases and tags across a restart with a data file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-labels-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const dataFile = join(dir, 'data.jsonl');
+    const first = await devClient({ dataFile });
+    const [digest] = await twoVersions(first.client);
+    await first.client.trace.objs.setAliases('prompt', { digest, aliases: ['prod'] });
+    await first.client.trace.objs.addTags('prompt', digest, { tags: ['reviewed'] });
+    await first.dev.close();
+    const second = await devClient({ dataFile });
+    expect((await second.client.trace.objs.read({ object_id: 'prompt', digest: 'prod' })).obj.digest).toBe(digest);
+    expect(await second.client.trace.objs.listTags()).toEqual({ tags: ['reviewed'] });
   });
 });

@@ -35,13 +35,13 @@ export class ObjectLabels {
 
   /** Points each alias at `digest` (a digest, `latest`, `v<N>` or another alias), or a 404 when there is no such version. */
   setAliases(projectId: string, objectId: string, digest: string, aliases: string[]): void {
-    const target = this.version(projectId, objectId, digest);
     aliases.forEach((alias, i) => {
       // `latest` and `v<N>` already name versions; an alias of that name would never be read.
       if (alias === 'latest' || /^v\d+$/.test(alias)) {
         throw new HttpError(422, [{ loc: ['body', 'aliases', i], msg: `"${alias}" is reserved: it already names a version`, type: 'value_error' }]);
       }
     });
+    const target = this.version(projectId, objectId, digest);
     for (const alias of aliases) this.aliases.put(projectId, id(objectId, alias), { object_id: objectId, alias, digest: target });
   }
 
