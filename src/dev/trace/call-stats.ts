@@ -1,11 +1,14 @@
 import { HttpError } from '../http.js';
 import { checkOneOf } from '../validate.js';
 import type { Cost } from './cost-prices.js';
+import { groupBy } from './group-by.js';
 import { bucketize, type BucketWindow } from './time-buckets.js';
-import { ownUsage } from './usage.js';
+import { type AggregatedUsage, ownUsage } from './usage.js';
 import type { CallSchema } from './types.js';
 
+/** The usage metrics `/calls/stats` knows, summed per model. */
 export const USAGE_METRICS = ['input_tokens', 'output_tokens', 'total_tokens', 'input_cost', 'output_cost', 'total_cost'] as const;
+/** The call metrics `/calls/stats` knows. */
 export const CALL_METRICS = ['latency_ms', 'call_count', 'error_count'] as const;
 const AGGREGATIONS = ['sum', 'avg', 'min', 'max', 'count'] as const;
 
@@ -60,7 +63,7 @@ function callMetric(call: CallSchema, metric: string): number | undefined {
   return typeof call.summary?.weave?.latency_ms === 'number' ? call.summary.weave.latency_ms : undefined;
 }
 
-function usageMetric(u: ReturnType<typeof ownUsage>[string], metric: string): number {
+function usageMetric(u: AggregatedUsage, metric: string): number {
   const input = metric.endsWith('cost') ? (u.prompt_tokens_total_cost ?? 0) : u.prompt_tokens;
   const output = metric.endsWith('cost') ? (u.completion_tokens_total_cost ?? 0) : u.completion_tokens;
   if (metric.startsWith('input')) return input;
@@ -93,12 +96,12 @@ export function callStats(
       call_buckets.push(Object.assign({ timestamp }, ...values));
     }
     if (usageSpecs.length === 0) continue;
-    const byModel = new Map<string, ReturnType<typeof ownUsage>[string][]>();
-    for (const call of members) {
-      for (const [model, u] of Object.entries(ownUsage(call, prices))) byModel.set(model, [...(byModel.get(model) ?? []), u]);
-    }
+    const byModel = groupBy(
+      members.flatMap((call) => Object.entries(ownUsage(call, prices))),
+      ([model]) => model,
+    );
     for (const [model, usages] of byModel) {
-      const values = usageSpecs.map((spec) => aggregate(usages.map((u) => usageMetric(u, spec.metric)), spec));
+      const values = usageSpecs.map((spec) => aggregate(usages.map(([, u]) => usageMetric(u, spec.metric)), spec));
       usage_buckets.push(Object.assign({ timestamp, model }, ...values));
     }
   }

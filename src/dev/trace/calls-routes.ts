@@ -6,6 +6,7 @@ import { checkAt, checkBody, type FieldSpec, type ObjectSpec } from '../validate
 import { presentCall } from './call-view.js';
 import { costCollection } from './cost-prices.js';
 import { CALLS_FILTER } from './fields.js';
+import { groupBy } from './group-by.js';
 import { callCosts } from './usage.js';
 import { projectColumns, selectCalls } from './calls-query.js';
 import type { CallSchema, CallsFilter, EndedCall, Feedback, SortBy, StartedCall } from './types.js';
@@ -132,13 +133,7 @@ function startCall(ctx: DevContext, start: StartedCall): { id: string; trace_id:
 }
 
 function feedbackByCall(ctx: DevContext, projectId: string): Map<string, Feedback[]> {
-  const byCall = new Map<string, Feedback[]>();
-  for (const f of ctx.store.projectFeedback(projectId)) {
-    const callId = /\/call\/([^/]+)$/.exec(f.weave_ref)?.[1];
-    if (!callId) continue;
-    byCall.set(callId, [...(byCall.get(callId) ?? []), f]);
-  }
-  return byCall;
+  return groupBy(ctx.store.projectFeedback(projectId), (f) => /\/call\/([^/]+)$/.exec(f.weave_ref)?.[1]);
 }
 
 /** The call routes: write (start, end, batch, rename, delete) and read (read, stream query, stats), with costs and feedback on request. */
@@ -274,8 +269,7 @@ export function callRoutes(ctx: DevContext): Route[] {
 
 /** The stored ids among `ids`, and the ids of every call below them. */
 function withDescendants(calls: CallSchema[], ids: string[]): string[] {
-  const children = new Map<string, string[]>();
-  for (const call of calls) if (call.parent_id) children.set(call.parent_id, [...(children.get(call.parent_id) ?? []), call.id]);
+  const children = groupBy(calls, (call) => call.parent_id ?? undefined);
   const stored = new Set(calls.map((call) => call.id));
   const found = new Set<string>();
   const pending = ids.filter((id) => stored.has(id));
@@ -283,7 +277,7 @@ function withDescendants(calls: CallSchema[], ids: string[]): string[] {
     const id = pending.pop()!;
     if (found.has(id)) continue;
     found.add(id);
-    pending.push(...(children.get(id) ?? []));
+    pending.push(...(children.get(id) ?? []).map((child) => child.id));
   }
   return [...found];
 }

@@ -1,4 +1,5 @@
 import { type Cost, priceAt } from './cost-prices.js';
+import { groupBy } from './group-by.js';
 import type { CallSchema, LLMUsage } from './types.js';
 
 /** `LLMAggregatedUsage`: one model's usage summed over calls; the costs only when asked for. */
@@ -66,10 +67,7 @@ function add(into: UsageByModel, from: UsageByModel): void {
  * among them counts as a root, so a partial selection still adds up.
  */
 export function rollUpUsage(calls: readonly CallSchema[], prices?: readonly Cost[]): Record<string, UsageByModel> {
-  const children = new Map<string, CallSchema[]>();
-  for (const call of calls) {
-    if (call.parent_id) children.set(call.parent_id, [...(children.get(call.parent_id) ?? []), call]);
-  }
+  const children = groupBy(calls, (call) => call.parent_id ?? undefined);
   const rolled: Record<string, UsageByModel> = {};
   const visit = (call: CallSchema, seen: Set<string>): UsageByModel => {
     const done = rolled[call.id];
