@@ -11,15 +11,18 @@ import { notImplementedRoutes } from './spec-paths.js';
 import { annotationItemRoutes } from './trace/annotation-items-routes.js';
 import { AnnotationQueueData } from './trace/annotation-queues.js';
 import { annotationQueueRoutes } from './trace/annotation-queues-routes.js';
+import { callUsageRoutes } from './trace/call-usage-routes.js';
 import { callRoutes } from './trace/calls-routes.js';
 import { CollectionStore } from './trace/collection-store.js';
 import { costRoutes } from './trace/costs-routes.js';
 import { feedbackRoutes } from './trace/feedback-routes.js';
 import { fileRoutes } from './trace/files-routes.js';
 import { infoRoutes } from './trace/info-routes.js';
+import { objectLabelRoutes } from './trace/object-label-routes.js';
 import { objectRoutes } from './trace/objects-routes.js';
 import { otelRoute } from './trace/otel-route.js';
 import { TraceStore } from './trace/store.js';
+import { refRoutes } from './trace/refs-routes.js';
 import { tableRoutes } from './trace/tables-routes.js';
 import { threadRoutes } from './trace/threads-routes.js';
 import { v2EvaluationRecordRoutes } from './trace/v2-evaluation-records.js';
@@ -136,8 +139,11 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
     ...infoRoutes(context),
     otelRoute(context),
     ...callRoutes(context),
+    ...callUsageRoutes(context),
     ...objectRoutes(context),
+    ...objectLabelRoutes(context),
     ...tableRoutes(context),
+    ...refRoutes(context),
     ...feedbackRoutes(context),
     ...fileRoutes(context),
     ...threadRoutes(context),

@@ -123,20 +123,42 @@ export const SPEC_PATHS: readonly (readonly [method: string, path: string, opera
 ];
 
 /**
+ * Why `weft dev` leaves an operation to a real deployment, for the operations it does not serve. Each is
+ * either something only the hosted service can do, or an endpoint whose payloads no source shows, so that
+ * any answer would be invented rather than stood in for.
+ */
+const UNSERVED_BECAUSE: Record<string, string> = {
+  'Feedback Payload Schema': 'no source shows what it takes or answers',
+  'Get Caller Location': 'a local service has no caller location to report',
+  'Projects Info': 'no source shows what it takes or answers',
+  'model analysis listing': 'it lists the hosted inference catalogue, which a local service does not have',
+  Hardware: 'it lists the hosted inference hardware, which a local service does not have',
+  'router model listing': 'it lists the hosted inference router, which a local service does not have',
+  'Evaluate Model': "it runs the evaluation's model and scorer code on the service, which a local stand-in cannot",
+  'Evaluation Status': 'it reports on evaluations that only the service runs (see Evaluate Model)',
+  'Calls Score': 'it runs scorers on the service, and no source shows its payloads',
+  'Image Create': 'it calls a hosted image model',
+  'Eval Results Query': 'its answer is not documented beyond total_rows',
+};
+
+/**
  * Routes that answer 501 for every spec path the served routes do not cover. Add them after the real
  * routes: the router takes the first match, so served paths never reach these.
  */
 export function notImplementedRoutes(served: readonly Route[]): Route[] {
   const key = (method: string, path: string) => `${method} ${path.replace(/\/+$/, '')}`;
   const covered = new Set(served.map((r) => key(r.method, r.path)));
-  return SPEC_PATHS.filter(([method, path]) => !covered.has(key(method, path))).map(([method, path, operation]) => ({
-    method,
-    path,
-    handler: () => {
-      throw new HttpError(
-        501,
-        `weft dev does not implement "${operation}" (${method} ${path}); it is part of the service interface, so use a real deployment for it.`,
-      );
-    },
-  }));
+  return SPEC_PATHS.filter(([method, path]) => !covered.has(key(method, path))).map(([method, path, operation]) => {
+    const because = UNSERVED_BECAUSE[operation] ? ` (${UNSERVED_BECAUSE[operation]})` : '';
+    return {
+      method,
+      path,
+      handler: () => {
+        throw new HttpError(
+          501,
+          `weft dev does not implement "${operation}" (${method} ${path})${because}; it is part of the service interface, so use a real deployment for it.`,
+        );
+      },
+    };
+  });
 }

@@ -122,6 +122,24 @@ export function checkBody<T>(value: unknown, spec: ObjectSpec): T {
   return value as T;
 }
 
+/**
+ * Checks one part of a body (an item of a batch) against a spec, like {@link checkBody}, with the 422's
+ * locations rooted at `loc` (e.g. `['body', 'batch', 2]`) so that the caller sees which item failed.
+ */
+export function checkAt<T>(value: unknown, spec: ObjectSpec, loc: (string | number)[]): T {
+  try {
+    return checkBody<T>(value, spec);
+  } catch (error) {
+    if (error instanceof HttpError && Array.isArray(error.detail)) {
+      throw new HttpError(
+        422,
+        error.detail.map((i) => ({ ...i, loc: [...loc, ...i.loc.slice(1)] })),
+      );
+    }
+    throw error;
+  }
+}
+
 /** Reads an integer query parameter within bounds, or throws a 422 naming it. */
 export function queryInt(url: URL, name: string, fallback: number, min: number, max: number): number {
   const raw = url.searchParams.get(name);

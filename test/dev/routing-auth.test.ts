@@ -7,10 +7,10 @@ import { devService, get, type Json, post, request, startBody } from './support.
 describe('weft dev: routing and bad input', () => {
   it('answers 501 with a body naming the operation for a spec path it does not serve', async () => {
     const dev = await devService();
-    const res = await post(dev.url, '/calls/delete', { project_id: 'team/proj', call_ids: [] });
+    const res = await post(dev.url, '/evaluations/evaluate_model', { project_id: 'team/proj', evaluation_ref: 'e', model_ref: 'm' });
     expect(res.status).toBe(501);
-    expect(res.body.detail).toContain('Calls Delete');
-    expect(res.body.detail).toContain('POST /calls/delete');
+    expect(res.body.detail).toContain('Evaluate Model');
+    expect(res.body.detail).toContain('POST /evaluations/evaluate_model');
   });
 
   it('answers 501, never 404, for every spec path with placeholders filled in', async () => {

@@ -10,6 +10,18 @@ const normalize = (endpoint: string) => endpoint.replace(/<([^>]+)>/g, '{$1}');
 const traceEntries = () =>
   SPEC_PATHS.filter(([, path]) => !path.startsWith('/v1/')).map(([method, path]) => `${method} ${path}`);
 
+/** Checks that the spec paths matching `pattern` (there must be `count`) answer something other than 501. */
+async function expectServed(pattern: RegExp, count: number): Promise<void> {
+  const dev = await devService();
+  const paths = SPEC_PATHS.filter(([, path]) => pattern.test(path));
+  expect(paths.length).toBe(count);
+  for (const [method, path] of paths) {
+    const res = await fetch(`${dev.url}${path.replace(/\{[^}]+\}/g, 'x')}`, { method });
+    await res.arrayBuffer();
+    expect(res.status, `${method} ${path}`).not.toBe(501);
+  }
+}
+
 describe('weft dev: the spec paths it knows', () => {
   it('lists exactly the trace-service endpoints of the committed spec tables', () => {
     const spec = readSpecEndpoints(FIXTURE_PATH);
@@ -30,15 +42,54 @@ describe('weft dev: the spec paths it knows', () => {
   });
 
   it('serves threads, costs, annotation queues and the v2 resources (except eval results) instead of answering 501', async () => {
-    const dev = await devService();
     const served = /^\/(threads|cost|annotation_queues)\/|^\/annotation_queues$|^\/v2\/(?!\{entity\}\/\{project\}\/eval_results)/;
-    const paths = SPEC_PATHS.filter(([, path]) => served.test(path));
-    expect(paths.length).toBe(47);
-    for (const [method, path] of paths) {
+    await expectServed(served, 47);
+  });
+
+  it('serves call update, calls delete, stats and usage, and trace usage instead of answering 501', async () => {
+    await expectServed(/^\/(call\/update|calls\/(delete|stats|usage)|trace\/usage)$/, 5);
+  });
+
+  it('serves object delete, aliases and tags instead of answering 501', async () => {
+    await expectServed(/^\/(obj\/delete|aliases|tags|objs\/\{object_id\}\/(aliases|versions))/, 7);
+  });
+
+  it('serves feedback batch create, replace, purge and stats instead of answering 501', async () => {
+    await expectServed(/^\/feedback\/(batch\/create|replace|purge|stats)$/, 4);
+  });
+
+  it('serves every table endpoint and file stats instead of answering 501', async () => {
+    await expectServed(/^\/(table\/|files\/query_stats$)/, 8);
+  });
+
+  it('serves refs read batch instead of answering 501', async () => {
+    await expectServed(/^\/refs\/read_batch$/, 1);
+  });
+
+  it('answers 501 for the eleven operations left to a real deployment, each saying why', async () => {
+    const dev = await devService();
+    const unserved: string[] = [];
+    for (const [method, path, operation] of SPEC_PATHS.filter(([, p]) => !p.startsWith('/v1/'))) {
       const res = await fetch(`${dev.url}${path.replace(/\{[^}]+\}/g, 'x')}`, { method });
-      await res.arrayBuffer();
-      expect(res.status, `${method} ${path}`).not.toBe(501);
+      const text = await res.text();
+      if (res.status !== 501) continue;
+      unserved.push(operation);
+      expect(JSON.parse(text).detail, operation).toMatch(new RegExp(`"${operation}" \\(${method} [^)]+\\) \\(.+\\); `));
     }
+    expect(unserved.sort()).toEqual(
+      [
+        'Calls Score',
+        'Eval Results Query',
+        'Evaluate Model',
+        'Evaluation Status',
+        'Feedback Payload Schema',
+        'Get Caller Location',
+        'Hardware',
+        'Image Create',
+        'Projects Info',
+        'model analysis listing',
+        'router model listing',
+      ].sort(),
+    );
   });
 });
-

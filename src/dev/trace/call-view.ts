@@ -8,11 +8,18 @@ function statusOf(call: CallSchema): TraceStatus {
   return 'success';
 }
 
+/** What a read asked to have added to `summary.weave`: the call's feedback, its costs. */
+export interface CallExtras {
+  feedback?: Feedback[];
+  costs?: Record<string, Record<string, unknown>>;
+}
+
 /**
  * A stored call as reads return it: every `CallSchema` key present (null when unset), and the fields the
  * service computes in `summary.weave` (status, trace name, latency).
  */
-export function presentCall(call: CallSchema, feedback?: Feedback[]): CallSchema {
+export function presentCall(call: CallSchema, extras: CallExtras = {}): CallSchema {
+  const { feedback, costs } = extras;
   const latency =
     call.ended_at && call.started_at ? Math.max(0, Date.parse(call.ended_at) - Date.parse(call.started_at)) : undefined;
   const weave = {
@@ -21,6 +28,7 @@ export function presentCall(call: CallSchema, feedback?: Feedback[]): CallSchema
     trace_name: call.summary?.weave?.trace_name ?? call.display_name ?? call.op_name,
     ...(call.summary?.weave?.latency_ms === undefined && latency !== undefined ? { latency_ms: latency } : {}),
     ...(feedback ? { feedback } : {}),
+    ...(costs ? { costs } : {}),
   };
   return {
     id: call.id,

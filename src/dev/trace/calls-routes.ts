@@ -2,8 +2,12 @@ import type { DevContext } from '../context.js';
 import { HttpError, sendJson, sendJsonl } from '../http.js';
 import { uuidv7 } from '../ids.js';
 import type { Route } from '../router.js';
-import { checkBody, type FieldSpec, type ObjectSpec } from '../validate.js';
+import { checkAt, checkBody, type FieldSpec, type ObjectSpec } from '../validate.js';
 import { presentCall } from './call-view.js';
+import { costCollection } from './cost-prices.js';
+import { CALLS_FILTER } from './fields.js';
+import { groupBy } from './group-by.js';
+import { callCosts } from './usage.js';
 import { projectColumns, selectCalls } from './calls-query.js';
 import type { CallSchema, CallsFilter, EndedCall, Feedback, SortBy, StartedCall } from './types.js';
 
@@ -50,25 +54,6 @@ const END_SPEC: ObjectSpec = {
   fields: { end: { type: 'object', required: true, strict: true, fields: END_FIELDS } },
 };
 
-const FILTER: FieldSpec = {
-  type: 'object',
-  strict: true,
-  nullable: true,
-  fields: {
-    op_names: strList,
-    input_refs: strList,
-    output_refs: strList,
-    parent_ids: strList,
-    trace_ids: strList,
-    call_ids: strList,
-    thread_ids: strList,
-    turn_ids: strList,
-    wb_user_ids: strList,
-    wb_run_ids: strList,
-    trace_roots_only: { ...bool, nullable: true },
-  },
-};
-
 const SORT_BY: FieldSpec = {
   type: 'array',
   nullable: true,
@@ -79,7 +64,7 @@ const QUERY_SPEC: ObjectSpec = {
   strict: true,
   fields: {
     project_id: { ...str, required: true },
-    filter: FILTER,
+    filter: CALLS_FILTER,
     limit: optInt,
     offset: optInt,
     sort_by: SORT_BY,
@@ -98,7 +83,7 @@ const STATS_SPEC: ObjectSpec = {
   strict: true,
   fields: {
     project_id: { ...str, required: true },
-    filter: FILTER,
+    filter: CALLS_FILTER,
     query: { type: 'object', nullable: true },
     limit: optInt,
     include_total_storage_size: { ...bool, nullable: true },
@@ -125,6 +110,7 @@ interface CallsQueryReq {
   sort_by?: SortBy[] | null;
   query?: unknown;
   include_feedback?: boolean | null;
+  include_costs?: boolean | null;
   columns?: string[] | null;
 }
 
@@ -147,17 +133,12 @@ function startCall(ctx: DevContext, start: StartedCall): { id: string; trace_id:
 }
 
 function feedbackByCall(ctx: DevContext, projectId: string): Map<string, Feedback[]> {
-  const byCall = new Map<string, Feedback[]>();
-  for (const f of ctx.store.projectFeedback(projectId)) {
-    const callId = /\/call\/([^/]+)$/.exec(f.weave_ref)?.[1];
-    if (!callId) continue;
-    byCall.set(callId, [...(byCall.get(callId) ?? []), f]);
-  }
-  return byCall;
+  return groupBy(ctx.store.projectFeedback(projectId), (f) => /\/call\/([^/]+)$/.exec(f.weave_ref)?.[1]);
 }
 
-/** The call routes: write (start, end, batch) and read (read, stream query, stats). */
+/** The call routes: write (start, end, batch, rename, delete) and read (read, stream query, stats), with costs and feedback on request. */
 export function callRoutes(ctx: DevContext): Route[] {
+  const costs = costCollection(ctx);
   return [
     {
       method: 'POST',
@@ -192,8 +173,8 @@ export function callRoutes(ctx: DevContext): Route[] {
         });
         // Validate the whole batch before writing any of it, so a bad item does not leave half a batch.
         const items = body.batch.map((item, i) => {
-          if (item.mode === 'start') return { mode: 'start' as const, req: checkItem<{ start: StartedCall }>(item.req, START_SPEC, i) };
-          if (item.mode === 'end') return { mode: 'end' as const, req: checkItem<{ end: EndedCall }>(item.req, END_SPEC, i) };
+          if (item.mode === 'start') return { mode: 'start' as const, req: checkAt<{ start: StartedCall }>(item.req, START_SPEC, ['body', 'batch', i, 'req']) };
+          if (item.mode === 'end') return { mode: 'end' as const, req: checkAt<{ end: EndedCall }>(item.req, END_SPEC, ['body', 'batch', i, 'req']) };
           throw new HttpError(422, [
             { loc: ['body', 'batch', i, 'mode'], msg: "Input should be 'start' or 'end'", type: 'literal_error' },
           ]);
@@ -210,9 +191,39 @@ export function callRoutes(ctx: DevContext): Route[] {
       method: 'POST',
       path: '/call/read',
       handler: async (c) => {
-        const body = checkBody<{ project_id: string; id: string }>(await c.json(), READ_SPEC);
+        const body = checkBody<{ project_id: string; id: string; include_costs?: boolean | null }>(await c.json(), READ_SPEC);
         const call = ctx.store.call(body.project_id, body.id);
-        sendJson(c.res, 200, { call: call ? presentCall(call) : null });
+        const prices = body.include_costs ? costs.list(body.project_id) : undefined;
+        sendJson(c.res, 200, { call: call ? presentCall(call, { costs: prices && callCosts(call, prices) }) : null });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/call/update',
+      handler: async (c) => {
+        const body = checkBody<{ project_id: string; call_id: string; display_name?: string | null }>(await c.json(), {
+          strict: true,
+          fields: { project_id: { ...str, required: true }, call_id: { ...str, required: true }, display_name: optStr, wb_user_id: optStr },
+        });
+        const call = ctx.store.call(body.project_id, body.call_id);
+        if (!call) throw new HttpError(404, `Call ${body.call_id} not found in project ${body.project_id}.`);
+        // Only the display name can change; without one, the call stays as it is.
+        if (body.display_name !== undefined) ctx.write({ kind: 'call', call: { ...call, display_name: body.display_name } });
+        sendJson(c.res, 200, {});
+      },
+    },
+    {
+      method: 'POST',
+      path: '/calls/delete',
+      handler: async (c) => {
+        const body = checkBody<{ project_id: string; call_ids: string[] }>(await c.json(), {
+          strict: true,
+          fields: { project_id: { ...str, required: true }, call_ids: { ...strList, required: true }, wb_user_id: optStr },
+        });
+        // As on the service, deleting a call deletes its descendants too.
+        const doomed = withDescendants([...ctx.store.projectCalls(body.project_id)], body.call_ids);
+        if (doomed.length > 0) ctx.write({ kind: 'calls_delete', project_id: body.project_id, call_ids: doomed });
+        sendJson(c.res, 200, { num_deleted: doomed.length });
       },
     },
     {
@@ -222,8 +233,9 @@ export function callRoutes(ctx: DevContext): Route[] {
         const body = checkBody<CallsQueryReq>(await c.json(), QUERY_SPEC);
         checkSort(body.sort_by);
         const feedback = body.include_feedback ? feedbackByCall(ctx, body.project_id) : undefined;
+        const prices = body.include_costs ? costs.list(body.project_id) : undefined;
         const presented = [...ctx.store.projectCalls(body.project_id)].map((call) =>
-          presentCall(call, feedback ? (feedback.get(call.id) ?? []) : undefined),
+          presentCall(call, { feedback: feedback && (feedback.get(call.id) ?? []), costs: prices && callCosts(call, prices) }),
         );
         const selected: CallSchema[] = selectCalls(presented, {
           filter: body.filter ?? undefined,
@@ -255,16 +267,17 @@ export function callRoutes(ctx: DevContext): Route[] {
   ];
 }
 
-function checkItem<T>(req: unknown, spec: ObjectSpec, index: number): T {
-  try {
-    return checkBody<T>(req, spec);
-  } catch (error) {
-    if (error instanceof HttpError && Array.isArray(error.detail)) {
-      throw new HttpError(
-        422,
-        error.detail.map((i) => ({ ...i, loc: ['body', 'batch', index, 'req', ...i.loc.slice(1)] })),
-      );
-    }
-    throw error;
+/** The stored ids among `ids`, and the ids of every call below them. */
+function withDescendants(calls: CallSchema[], ids: string[]): string[] {
+  const children = groupBy(calls, (call) => call.parent_id ?? undefined);
+  const stored = new Set(calls.map((call) => call.id));
+  const found = new Set<string>();
+  const pending = ids.filter((id) => stored.has(id));
+  while (pending.length > 0) {
+    const id = pending.pop()!;
+    if (found.has(id)) continue;
+    found.add(id);
+    pending.push(...(children.get(id) ?? []).map((child) => child.id));
   }
+  return [...found];
 }

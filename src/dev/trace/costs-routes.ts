@@ -3,21 +3,9 @@ import { sendJson } from '../http.js';
 import { uuidv7 } from '../ids.js';
 import type { Route } from '../router.js';
 import { checkBody } from '../validate.js';
-import { Collection } from './collection.js';
+import { type Cost, costCollection } from './cost-prices.js';
 import { PAGING, type Paging, reqStr, strList } from './fields.js';
 import { matchesQuery, page, pickFields, sortRecords } from './query-expr.js';
-
-/** One stored price: `CostQueryOutput` with every field set. */
-interface Cost {
-  id: string;
-  llm_id: string;
-  prompt_token_cost: number;
-  completion_token_cost: number;
-  prompt_token_cost_unit: string;
-  completion_token_cost_unit: string;
-  effective_date: string;
-  provider_id: string;
-}
 
 type CostInput = Pick<Cost, 'prompt_token_cost' | 'completion_token_cost'> &
   Partial<Pick<Cost, 'prompt_token_cost_unit' | 'completion_token_cost_unit' | 'effective_date' | 'provider_id'>>;
@@ -37,7 +25,7 @@ const COST_INPUT = {
 
 /** Costs: prices of LLMs per project, created, queried (fields, query, sort, paging) and purged by query. */
 export function costRoutes(ctx: DevContext): Route[] {
-  const costs = new Collection<Cost>(ctx, 'costs', 'Cost');
+  const costs = costCollection(ctx);
   return [
     {
       method: 'POST',

@@ -1,21 +1,19 @@
 import type { DevContext } from '../context.js';
-import { sendJson } from '../http.js';
+import { HttpError, sendJson } from '../http.js';
 import { uuidv7 } from '../ids.js';
 import type { Route } from '../router.js';
-import { checkBody, type FieldSpec } from '../validate.js';
+import { checkAt, checkBody, type FieldSpec, type ObjectSpec } from '../validate.js';
+import { optStr, PAGING, type Paging, reqStr, strList } from './fields.js';
 import { matchesQuery, page, pickFields, sortRecords } from './query-expr.js';
+import { bucketize, STATS_WINDOW_FIELDS, statsWindow } from './time-buckets.js';
 import type { Feedback } from './types.js';
-
-const str = { type: 'string' } as const;
-const optStr = { type: 'string', nullable: true } as const;
-const optInt = { type: 'integer', nullable: true } as const;
 
 const CREATE_FIELDS: Record<string, FieldSpec> = {
   id: optStr,
-  project_id: { ...str, required: true },
-  weave_ref: { ...str, required: true },
+  project_id: reqStr,
+  weave_ref: reqStr,
   creator: optStr,
-  feedback_type: { ...str, required: true },
+  feedback_type: reqStr,
   payload: { type: 'object', required: true },
   annotation_ref: optStr,
   runnable_ref: optStr,
@@ -23,66 +21,123 @@ const CREATE_FIELDS: Record<string, FieldSpec> = {
   trigger_ref: optStr,
   wb_user_id: optStr,
 };
+const CREATE_SPEC: ObjectSpec = { strict: true, fields: CREATE_FIELDS };
 
-/** Feedback: create (ids are UUIDv7 unless given) and query with fields, query, sort and paging. */
+type FeedbackCreateReq = Partial<Feedback> & { project_id: string; weave_ref: string; feedback_type: string; payload: Record<string, unknown> };
+
+/** The stored feedback for a create request (ids are UUIDv7 unless given). */
+function newFeedback(req: FeedbackCreateReq): Feedback {
+  return {
+    id: req.id || uuidv7(),
+    project_id: req.project_id,
+    weave_ref: req.weave_ref,
+    creator: req.creator ?? null,
+    feedback_type: req.feedback_type,
+    payload: req.payload,
+    annotation_ref: req.annotation_ref ?? null,
+    runnable_ref: req.runnable_ref ?? null,
+    call_ref: req.call_ref ?? null,
+    trigger_ref: req.trigger_ref ?? null,
+    wb_user_id: null,
+    created_at: new Date().toISOString(),
+  };
+}
+
+/** `FeedbackCreateRes`. */
+function created(feedback: Feedback) {
+  return { id: feedback.id, created_at: feedback.created_at, wb_user_id: feedback.wb_user_id, payload: feedback.payload };
+}
+
+/**
+ * Feedback: create (one or a batch), query with fields, query, sort and paging, replace, purge by query, and
+ * counts in time buckets. `/feedback/payload_schema` stays unserved: no source shows what it takes or answers.
+ */
 export function feedbackRoutes(ctx: DevContext): Route[] {
+  const write = (feedback: Feedback) => {
+    ctx.write({ kind: 'feedback', feedback });
+    return created(feedback);
+  };
   return [
     {
       method: 'POST',
       path: '/feedback/create',
       handler: async (c) => {
-        const req = checkBody<Partial<Feedback> & { project_id: string; weave_ref: string; feedback_type: string; payload: Record<string, unknown> }>(
-          await c.json(),
-          { strict: true, fields: CREATE_FIELDS },
-        );
-        const feedback: Feedback = {
-          id: req.id || uuidv7(),
-          project_id: req.project_id,
-          weave_ref: req.weave_ref,
-          creator: req.creator ?? null,
-          feedback_type: req.feedback_type,
-          payload: req.payload,
-          annotation_ref: req.annotation_ref ?? null,
-          runnable_ref: req.runnable_ref ?? null,
-          call_ref: req.call_ref ?? null,
-          trigger_ref: req.trigger_ref ?? null,
-          wb_user_id: null,
-          created_at: new Date().toISOString(),
-        };
-        ctx.write({ kind: 'feedback', feedback });
-        sendJson(c.res, 200, {
-          id: feedback.id,
-          created_at: feedback.created_at,
-          wb_user_id: feedback.wb_user_id,
-          payload: feedback.payload,
+        sendJson(c.res, 200, write(newFeedback(checkBody<FeedbackCreateReq>(await c.json(), CREATE_SPEC))));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/feedback/batch/create',
+      handler: async (c) => {
+        const body = checkBody<{ batch: unknown[] }>(await c.json(), { strict: true, fields: { batch: { type: 'array', required: true } } });
+        // Every item is checked before any is written, so a bad item does not leave half a batch.
+        const items = body.batch.map((item, i) => checkAt<FeedbackCreateReq>(item, CREATE_SPEC, ['body', 'batch', i]));
+        sendJson(c.res, 200, { res: items.map((item) => write(newFeedback(item))) });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/feedback/replace',
+      handler: async (c) => {
+        const { feedback_id, ...req } = checkBody<FeedbackCreateReq & { feedback_id: string }>(await c.json(), {
+          strict: true,
+          fields: { ...CREATE_FIELDS, feedback_id: reqStr },
         });
+        if (!ctx.store.projectFeedback(req.project_id).some((f) => f.id === feedback_id)) {
+          throw new HttpError(404, `Feedback ${feedback_id} not found in project ${req.project_id}.`);
+        }
+        ctx.write({ kind: 'feedback_delete', project_id: req.project_id, ids: [feedback_id] });
+        sendJson(c.res, 200, write(newFeedback(req)));
       },
     },
     {
       method: 'POST',
       path: '/feedback/query',
       handler: async (c) => {
-        const body = checkBody<{
-          project_id: string;
-          fields?: string[] | null;
-          query?: unknown;
-          sort_by?: { field: string; direction: string }[] | null;
-          limit?: number | null;
-          offset?: number | null;
-        }>(await c.json(), {
+        const body = checkBody<Paging & { project_id: string; fields?: string[] | null; query?: unknown }>(await c.json(), {
           strict: true,
-          fields: {
-            project_id: { ...str, required: true },
-            fields: { type: 'array', items: str, nullable: true },
-            query: { type: 'object', nullable: true },
-            sort_by: { type: 'array', nullable: true, items: { type: 'object', fields: { field: { ...str, required: true }, direction: { ...str, required: true } } } },
-            limit: optInt,
-            offset: optInt,
-          },
+          fields: { project_id: reqStr, fields: { ...strList, nullable: true }, query: { type: 'object', nullable: true }, ...PAGING },
         });
         const kept = ctx.store.projectFeedback(body.project_id).filter((f) => matchesQuery(body.query ?? undefined, f));
         const sorted = sortRecords(kept, body.sort_by ?? undefined);
         sendJson(c.res, 200, { result: page(sorted, body.limit, body.offset).map((f) => pickFields(f, body.fields)) });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/feedback/purge',
+      handler: async (c) => {
+        const body = checkBody<{ project_id: string; query: unknown }>(await c.json(), {
+          strict: true,
+          fields: { project_id: reqStr, query: { type: 'object', required: true }, wb_user_id: optStr },
+        });
+        const doomed = ctx.store.projectFeedback(body.project_id).filter((f) => matchesQuery(body.query, f));
+        if (doomed.length > 0) ctx.write({ kind: 'feedback_delete', project_id: body.project_id, ids: doomed.map((f) => f.id) });
+        sendJson(c.res, 200, {});
+      },
+    },
+    {
+      method: 'POST',
+      path: '/feedback/stats',
+      handler: async (c) => {
+        // Only project_id, start and end are known of this request, so further fields are let through.
+        const body = checkBody<{ project_id: string; start: string; end?: string | null; granularity?: number | null; timezone?: string | null; feedback_type?: string | null }>(
+          await c.json(),
+          {
+            fields: {
+              project_id: reqStr,
+              ...STATS_WINDOW_FIELDS,
+              feedback_type: optStr,
+            },
+          },
+        );
+        const { window, header } = statsWindow(body);
+        const kept = ctx.store.projectFeedback(body.project_id).filter((f) => !body.feedback_type || f.feedback_type === body.feedback_type);
+        // The service's answer is not documented; this one mirrors `/calls/stats`: a count per bucket.
+        sendJson(c.res, 200, {
+          ...header,
+          buckets: bucketize(kept, (f) => f.created_at, window).map(({ timestamp, members }) => ({ timestamp, count: members.length })),
+        });
       },
     },
   ];

@@ -11,6 +11,21 @@ export const strList = { type: 'array', items: str } as const;
 /** An optional strict object, such as a query's `filter`. */
 export const optObject = (fields: Record<string, FieldSpec>): FieldSpec => ({ type: 'object', nullable: true, strict: true, fields });
 
+/** `CallsFilter`: every list matches any of its values. */
+export const CALLS_FILTER: FieldSpec = optObject({
+  op_names: strList,
+  input_refs: strList,
+  output_refs: strList,
+  parent_ids: strList,
+  trace_ids: strList,
+  call_ids: strList,
+  thread_ids: strList,
+  turn_ids: strList,
+  wb_user_ids: strList,
+  wb_run_ids: strList,
+  trace_roots_only: optBool,
+});
+
 /** `sort_by`: a list of `{field, direction}`. */
 export const SORT_BY: FieldSpec = {
   type: 'array',

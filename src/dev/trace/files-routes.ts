@@ -16,7 +16,7 @@ async function readForm(body: Buffer, contentType: string): Promise<FormData> {
   }
 }
 
-/** Files: multipart upload (content-addressed by SHA-256) and download of the raw bytes by digest. */
+/** Files: multipart upload (content-addressed by SHA-256), download of the raw bytes by digest, and the project's total size. */
 export function fileRoutes(ctx: DevContext): Route[] {
   return [
     {
@@ -54,6 +54,15 @@ export function fileRoutes(ctx: DevContext): Route[] {
           'content-length': String(file.content.length),
         });
         c.res.end(file.content);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/files/query_stats',
+      handler: async (c) => {
+        const body = checkBody<{ project_id: string }>(await c.json(), { strict: true, fields: { project_id: { type: 'string', required: true } } });
+        const total = ctx.store.projectFiles(body.project_id).reduce((n, f) => n + f.content.length, 0);
+        sendJson(c.res, 200, { total_size_bytes: total });
       },
     },
   ];

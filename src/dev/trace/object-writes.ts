@@ -1,5 +1,8 @@
 import type { DevContext } from '../context.js';
+import { HttpError } from '../http.js';
 import { canonicalJson, contentDigest } from '../ids.js';
+import { ObjectLabels } from './object-labels.js';
+import type { ObjSchema } from './types.js';
 
 // An op is stored as a custom weave type whose weave_type is "Op" (how the SDKs save op source).
 function isOp(val: unknown): boolean {
@@ -47,9 +50,14 @@ export function writeObject(
   return { digest, version_index: stored.version_index };
 }
 
+/** The digest of a table row: the digest of its canonical JSON. */
+export function rowDigest(val: unknown): string {
+  return contentDigest(canonicalJson(val));
+}
+
 /** Stores a table; rows are content-addressed and the table's digest is the digest of its row digests. */
 export function writeTable(ctx: DevContext, projectId: string, rows: unknown[]): { digest: string; row_digests: string[] } {
-  const stored = rows.map((val) => ({ digest: contentDigest(canonicalJson(val)), val }));
+  const stored = rows.map((val) => ({ digest: rowDigest(val), val }));
   const digest = contentDigest(stored.map((r) => r.digest).join(','));
   ctx.write({ kind: 'table', table: { project_id: projectId, digest, rows: stored } });
   return { digest, row_digests: stored.map((r) => r.digest) };
@@ -60,4 +68,19 @@ export function writeFile(ctx: DevContext, projectId: string, name: string, cont
   const digest = contentDigest(content);
   ctx.write({ kind: 'file', project_id: projectId, digest, name, content_base64: content.toString('base64') });
   return digest;
+}
+
+/**
+ * Deletes the versions among `versions` (all of one object) whose digest is in `digests` (every one when
+ * null), with their aliases and tags, and returns how many went; a 404 naming `noun` when none matches.
+ * `/obj/delete` and the v2 collections' deletes both come here.
+ */
+export function deleteObjectVersions(ctx: DevContext, versions: ObjSchema[], digests: string[] | null, noun: string): number {
+  const doomed = versions.filter((v) => digests === null || digests.includes(v.digest));
+  const first = doomed[0];
+  if (!first) throw new HttpError(404, `${noun} has no such versions.`);
+  const gone = doomed.map((v) => v.digest);
+  ctx.write({ kind: 'obj_delete', project_id: first.project_id, object_id: first.object_id, digests: gone });
+  new ObjectLabels(ctx).dropVersions(first.project_id, first.object_id, gone);
+  return doomed.length;
 }

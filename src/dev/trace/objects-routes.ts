@@ -2,7 +2,8 @@ import type { DevContext } from '../context.js';
 import { HttpError, sendJson } from '../http.js';
 import type { Route } from '../router.js';
 import { checkBody, type ObjectSpec } from '../validate.js';
-import { writeObject } from './object-writes.js';
+import { ObjectLabels } from './object-labels.js';
+import { deleteObjectVersions, writeObject } from './object-writes.js';
 import { page, sortRecords } from './query-expr.js';
 import type { ObjSchema } from './types.js';
 
@@ -90,8 +91,9 @@ function matches(obj: ObjSchema, filter: ObjFilter | null | undefined): boolean 
   return true;
 }
 
-/** Versioned objects: create (content-addressed), read by digest, `latest` or `v<N>`, and query. */
+/** Versioned objects: create (content-addressed), read by digest, alias, `latest` or `v<N>`, delete, and query. */
 export function objectRoutes(ctx: DevContext): Route[] {
+  const labels = new ObjectLabels(ctx);
   return [
     {
       method: 'POST',
@@ -112,9 +114,22 @@ export function objectRoutes(ctx: DevContext): Route[] {
           await c.json(),
           READ_SPEC,
         );
-        const found = ctx.store.objectVersion(body.project_id, body.object_id, body.digest);
+        const found = ctx.store.objectVersion(body.project_id, body.object_id, labels.resolve(body.project_id, body.object_id, body.digest));
         if (!found) throw new HttpError(404, `Obj ${body.object_id}:${body.digest} not found`);
         sendJson(c.res, 200, { obj: body.metadata_only ? withoutVal(found) : found });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/obj/delete',
+      handler: async (c) => {
+        const body = checkBody<{ project_id: string; object_id: string; digests?: string[] | null }>(await c.json(), {
+          strict: true,
+          fields: { project_id: { ...str, required: true }, object_id: { ...str, required: true }, digests: strList, wb_user_id: optStr },
+        });
+        const versions = ctx.store.objectVersions(body.project_id, body.object_id);
+        const deleted = deleteObjectVersions(ctx, versions, body.digests ?? null, `Obj ${body.object_id} in project ${body.project_id}`);
+        sendJson(c.res, 200, { num_deleted: deleted });
       },
     },
     {

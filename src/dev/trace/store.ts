@@ -8,11 +8,13 @@ export type Mutation =
   | { kind: 'call_start'; start: StartedCall & { id: string; trace_id: string } }
   | { kind: 'call_end'; end: EndedCall }
   | { kind: 'call'; call: CallSchema }
+  | { kind: 'calls_delete'; project_id: string; call_ids: string[] }
   // A snapshot keeps version_index, so that compacting the log after a deletion leaves `v<N>` unchanged.
   | { kind: 'obj'; obj: Omit<ObjSchema, 'version_index' | 'is_latest'> & { version_index?: number } }
   | { kind: 'obj_delete'; project_id: string; object_id: string; digests: string[] | null }
   | { kind: 'table'; table: StoredTable }
   | { kind: 'feedback'; feedback: Feedback }
+  | { kind: 'feedback_delete'; project_id: string; ids: string[] }
   | { kind: 'file'; project_id: string; digest: string; name: string; content_base64: string };
 
 const key = (projectId: string, id: string) => `${projectId}\u0000${id}`;
@@ -45,6 +47,9 @@ export class TraceStore {
         return this.endCall(mutation.end);
       case 'call':
         return this.putCall(mutation.call);
+      case 'calls_delete':
+        this.deleteCalls(mutation.project_id, mutation.call_ids);
+        return 0;
       case 'obj':
         this.putObject(mutation.obj);
         return 0;
@@ -56,6 +61,9 @@ export class TraceStore {
         return 0;
       case 'feedback':
         this.feedbackList.push(mutation.feedback);
+        return 0;
+      case 'feedback_delete':
+        this.deleteFeedback(mutation.project_id, mutation.ids);
         return 0;
       case 'file':
         this.files.set(key(mutation.project_id, mutation.digest), {
@@ -118,6 +126,27 @@ export class TraceStore {
     }
     this.evictedTraces += evicted;
     return evicted;
+  }
+
+  private deleteCalls(projectId: string, callIds: string[]): void {
+    for (const id of callIds) {
+      const callKey = key(projectId, id);
+      // An end still waiting for its start must not bring a deleted call back when the start arrives.
+      this.pendingEnds.delete(callKey);
+      const call = this.calls.get(callKey);
+      if (!call) continue;
+      this.calls.delete(callKey);
+      const traceKey = key(projectId, call.trace_id);
+      const members = this.traces.get(traceKey);
+      members?.delete(callKey);
+      if (members?.size === 0) this.traces.delete(traceKey);
+    }
+  }
+
+  private deleteFeedback(projectId: string, ids: string[]): void {
+    const doomed = new Set(ids);
+    const kept = this.feedbackList.filter((f) => f.project_id !== projectId || !doomed.has(f.id));
+    this.feedbackList.splice(0, this.feedbackList.length, ...kept);
   }
 
   private putObject({ version_index, ...obj }: Omit<ObjSchema, 'version_index' | 'is_latest'> & { version_index?: number }): void {
@@ -191,6 +220,16 @@ export class TraceStore {
     return this.tables.get(key(projectId, digest));
   }
 
+  /** A row of any of the project's tables by its digest (rows are content-addressed, so any copy will do). */
+  tableRow(projectId: string, rowDigest: string): { digest: string; val: unknown } | undefined {
+    for (const table of this.tables.values()) {
+      if (table.project_id !== projectId) continue;
+      const row = table.rows.find((r) => r.digest === rowDigest);
+      if (row) return row;
+    }
+    return undefined;
+  }
+
   /** Every feedback item of a project, oldest first. */
   projectFeedback(projectId: string): Feedback[] {
     return this.feedbackList.filter((f) => f.project_id === projectId);
@@ -199,6 +238,11 @@ export class TraceStore {
   /** A file by digest. */
   file(projectId: string, digest: string): StoredFile | undefined {
     return this.files.get(key(projectId, digest));
+  }
+
+  /** Every file of a project. */
+  projectFiles(projectId: string): StoredFile[] {
+    return [...this.files.values()].filter((f) => f.project_id === projectId);
   }
 
   /**

@@ -1,13 +1,70 @@
 import type { DevContext } from '../context.js';
-import { HttpError, sendJson } from '../http.js';
+import { HttpError, sendJson, sendJsonl } from '../http.js';
+import { canonicalJson } from '../ids.js';
 import type { Route } from '../router.js';
-import { checkBody } from '../validate.js';
-import { writeTable } from './object-writes.js';
+import { checkBody, type ObjectSpec } from '../validate.js';
+import { optBool, optObject, PAGING, type Paging, reqStr, strList } from './fields.js';
+import { rowDigest, writeTable } from './object-writes.js';
 import { page, sortRecords } from './query-expr.js';
-import type { TableRow } from './types.js';
+import type { StoredTable, TableRow } from './types.js';
 
-const str = { type: 'string' } as const;
-const optInt = { type: 'integer', nullable: true } as const;
+const row = { type: 'object', required: true } as const;
+const index = { type: 'integer', required: true } as const;
+
+const QUERY_SPEC: ObjectSpec = {
+  strict: true,
+  fields: { project_id: reqStr, digest: reqStr, filter: optObject({ row_digests: { ...strList, nullable: true } }), ...PAGING },
+};
+
+type TableQueryReq = Paging & { project_id: string; digest: string; filter?: { row_digests?: string[] | null } | null };
+
+/** One change of `/table/update`: exactly one of the three keys. */
+type TableUpdate = { append?: { row: unknown }; pop?: { index: number }; insert?: { index: number; row: unknown } };
+
+function needTable(ctx: DevContext, projectId: string, digest: string): StoredTable {
+  const table = ctx.store.table(projectId, digest);
+  if (!table) throw new HttpError(404, `Table ${digest} not found in project ${projectId}.`);
+  return table;
+}
+
+/** The rows a table query selects: filter by row digest, sort by `val.<field>` paths (as the service does), page. */
+function queryRows(ctx: DevContext, body: TableQueryReq): TableRow[] {
+  const wanted = body.filter?.row_digests;
+  const rows = needTable(ctx, body.project_id, body.digest)
+    .rows.map((r, i) => ({ digest: r.digest, val: r.val, original_index: i }))
+    .filter((r) => !wanted || wanted.includes(r.digest));
+  const sortBy = body.sort_by?.map((s) => ({ field: s.field.startsWith('val.') ? s.field : `val.${s.field}`, direction: s.direction }));
+  return page(sortRecords(rows, sortBy), body.limit, body.offset);
+}
+
+/** Applies `/table/update`'s changes in order; returns the new rows and the digests of the rows added. */
+function applyUpdates(base: unknown[], updates: TableUpdate[]): { rows: unknown[]; added: string[] } {
+  const rows = [...base];
+  const added: string[] = [];
+  updates.forEach((u, i) => {
+    const keys = Object.keys(u);
+    if (keys.length !== 1) {
+      throw new HttpError(422, [{ loc: ['body', 'updates', i], msg: 'An update has exactly one of append, pop and insert', type: 'value_error' }]);
+    }
+    const outOfRange = (op: string, max: number, at: number) => {
+      if (at < 0 || at > max) {
+        throw new HttpError(422, [{ loc: ['body', 'updates', i, op, 'index'], msg: `Index ${at} is out of range 0..${max}`, type: 'value_error' }]);
+      }
+    };
+    if (u.append) {
+      rows.push(u.append.row);
+      added.push(rowDigest(u.append.row));
+    } else if (u.pop) {
+      outOfRange('pop', rows.length - 1, u.pop.index);
+      rows.splice(u.pop.index, 1);
+    } else if (u.insert) {
+      outOfRange('insert', rows.length, u.insert.index);
+      rows.splice(u.insert.index, 0, u.insert.row);
+      added.push(rowDigest(u.insert.row));
+    }
+  });
+  return { rows, added };
+}
 
 /** Tables: rows are content-addressed, and a table's digest is the digest of its row digests. */
 export function tableRoutes(ctx: DevContext): Route[] {
@@ -19,15 +76,7 @@ export function tableRoutes(ctx: DevContext): Route[] {
         const { table } = checkBody<{ table: { project_id: string; rows: Record<string, unknown>[] } }>(await c.json(), {
           strict: true,
           fields: {
-            table: {
-              type: 'object',
-              required: true,
-              strict: true,
-              fields: {
-                project_id: { ...str, required: true },
-                rows: { type: 'array', required: true, items: { type: 'object' } },
-              },
-            },
+            table: { type: 'object', required: true, strict: true, fields: { project_id: reqStr, rows: { type: 'array', required: true, items: { type: 'object' } } } },
           },
         });
         sendJson(c.res, 200, writeTable(ctx, table.project_id, table.rows));
@@ -35,43 +84,84 @@ export function tableRoutes(ctx: DevContext): Route[] {
     },
     {
       method: 'POST',
-      path: '/table/query',
+      path: '/table/create_from_digests',
       handler: async (c) => {
-        const body = checkBody<{
-          project_id: string;
-          digest: string;
-          filter?: { row_digests?: string[] | null } | null;
-          limit?: number | null;
-          offset?: number | null;
-          sort_by?: { field: string; direction: string }[] | null;
-        }>(await c.json(), {
+        const body = checkBody<{ project_id: string; row_digests: string[] }>(await c.json(), {
+          strict: true,
+          fields: { project_id: reqStr, row_digests: { ...strList, required: true } },
+        });
+        const rows = body.row_digests.map((d) => ctx.store.tableRow(body.project_id, d));
+        const missing = body.row_digests.filter((_, i) => !rows[i]);
+        if (missing.length > 0) throw new HttpError(404, `Table rows not found in project ${body.project_id}: ${missing.join(', ')}.`);
+        sendJson(c.res, 200, { digest: writeTable(ctx, body.project_id, rows.map((r) => r!.val)).digest });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/table/update',
+      handler: async (c) => {
+        const body = checkBody<{ project_id: string; base_digest: string; updates: TableUpdate[] }>(await c.json(), {
           strict: true,
           fields: {
-            project_id: { ...str, required: true },
-            digest: { ...str, required: true },
-            filter: {
-              type: 'object',
-              nullable: true,
-              strict: true,
-              fields: { row_digests: { type: 'array', items: str, nullable: true } },
+            project_id: reqStr,
+            base_digest: reqStr,
+            updates: {
+              type: 'array',
+              required: true,
+              items: {
+                type: 'object',
+                strict: true,
+                fields: { append: optObject({ row }), pop: optObject({ index }), insert: optObject({ index, row }) },
+              },
             },
-            limit: optInt,
-            offset: optInt,
-            sort_by: { type: 'array', nullable: true, items: { type: 'object', fields: { field: { ...str, required: true }, direction: { ...str, required: true } } } },
           },
         });
-        const table = ctx.store.table(body.project_id, body.digest);
-        if (!table) throw new HttpError(404, `Table ${body.digest} not found`);
-        const wanted = body.filter?.row_digests;
-        let rows: TableRow[] = table.rows
-          .map((r, i) => ({ digest: r.digest, val: r.val, original_index: i }))
-          .filter((r) => !wanted || wanted.includes(r.digest));
-        // Sorting by a row field uses `val.<field>` paths, as the service does.
-        rows = sortRecords(
-          rows,
-          body.sort_by?.map((s) => ({ field: s.field.startsWith('val.') ? s.field : `val.${s.field}`, direction: s.direction })),
+        const base = needTable(ctx, body.project_id, body.base_digest);
+        const { rows, added } = applyUpdates(
+          base.rows.map((r) => r.val),
+          body.updates,
         );
-        sendJson(c.res, 200, { rows: page(rows, body.limit, body.offset) });
+        sendJson(c.res, 200, { digest: writeTable(ctx, body.project_id, rows).digest, updated_row_digests: added });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/table/query',
+      handler: async (c) => {
+        sendJson(c.res, 200, { rows: queryRows(ctx, checkBody<TableQueryReq>(await c.json(), QUERY_SPEC)) });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/table/query_stream',
+      handler: async (c) => {
+        sendJsonl(c.res, queryRows(ctx, checkBody<TableQueryReq>(await c.json(), QUERY_SPEC)));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/table/query_stats',
+      handler: async (c) => {
+        const body = checkBody<{ project_id: string; digest: string }>(await c.json(), { strict: true, fields: { project_id: reqStr, digest: reqStr } });
+        sendJson(c.res, 200, { count: needTable(ctx, body.project_id, body.digest).rows.length });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/table/query_stats_batch',
+      handler: async (c) => {
+        const body = checkBody<{ project_id: string; digests?: string[] | null; include_storage_size?: boolean | null }>(await c.json(), {
+          strict: true,
+          fields: { project_id: reqStr, digests: { ...strList, nullable: true }, include_storage_size: optBool },
+        });
+        // Digests with no table are left out, as the service's batch read does.
+        const tables = (body.digests ?? []).flatMap((digest) => {
+          const table = ctx.store.table(body.project_id, digest);
+          if (!table) return [];
+          const size = body.include_storage_size ? { storage_size_bytes: table.rows.reduce((n, r) => n + Buffer.byteLength(canonicalJson(r.val)), 0) } : {};
+          return [{ count: table.rows.length, digest, ...size }];
+        });
+        sendJson(c.res, 200, { tables });
       },
     },
   ];

@@ -2,7 +2,7 @@ import type { DevContext } from '../context.js';
 import { HttpError, sendJson, sendJsonl } from '../http.js';
 import type { Route } from '../router.js';
 import { checkBody } from '../validate.js';
-import { writeObject } from './object-writes.js';
+import { deleteObjectVersions, writeObject } from './object-writes.js';
 import type { ObjSchema } from './types.js';
 import { V2_OBJECT_KINDS, type V2ObjectKind } from './v2-object-kinds.js';
 import { objectRef, v2Ids, v2Page, v2Project } from './v2-scope.js';
@@ -53,10 +53,8 @@ function routesFor(ctx: DevContext, kind: V2ObjectKind): Route[] {
         const projectId = v2Project(c);
         const objectId = c.params.object_id!;
         const digests = v2Ids(c, 'digests') ?? null;
-        const doomed = versionsOf(projectId, objectId).filter((v) => digests === null || digests.includes(v.digest));
-        if (doomed.length === 0) throw new HttpError(404, `${kind.noun} ${objectId} has no such versions in project ${projectId}.`);
-        ctx.write({ kind: 'obj_delete', project_id: projectId, object_id: objectId, digests: doomed.map((v) => v.digest) });
-        sendJson(c.res, 200, { num_deleted: doomed.length });
+        const deleted = deleteObjectVersions(ctx, versionsOf(projectId, objectId), digests, `${kind.noun} ${objectId} in project ${projectId}`);
+        sendJson(c.res, 200, { num_deleted: deleted });
       },
     },
   ];

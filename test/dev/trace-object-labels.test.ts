@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { devClient } from './client-support.js';
+
+type DevClient = Awaited<ReturnType<typeof devClient>>['client'];
+
+/** Writes two versions of `prompt` and returns their digests, oldest first. */
+async function twoVersions(client: DevClient): Promise<[string, string]> {
+  const first = await client.trace.objs.create({ obj: { object_id: 'prompt', val: { text: 'hi' } } });
+  const second = await client.trace.objs.create({ obj: { object_id: 'prompt', val: { text: 'bye' } } });
+  return [first.digest, second.digest];
+}
+
+describe('weft dev: deleting objects through the Client', () => {
+  it('deletes the named versions and leaves the rest, the newest remaining becoming latest', async () => {
+    const { client } = await devClient();
+    const [first, second] = await twoVersions(client);
+    expect(await client.trace.objs.delete({ object_id: 'prompt', digests: [second] })).toEqual({ num_deleted: 1 });
+    expect((await client.trace.objs.read({ object_id: 'prompt', digest: 'latest' })).obj).toMatchObject({ digest: first, is_latest: 1 });
+  });
+
+  it('deletes every version when no digests are given', async () => {
+    const { client } = await devClient();
+    await twoVersions(client);
+    expect(await client.trace.objs.delete({ object_id: 'prompt' })).toEqual({ num_deleted: 2 });
+    expect((await client.trace.objs.query({ filter: { object_ids: ['prompt'] } })).objs).toEqual([]);
+  });
+
+  it('answers 404 when deleting an object that is not stored', async () => {
+    const { client } = await devClient();
+    await expect(client.trace.objs.delete({ object_id: 'nope' })).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe('weft dev: aliases and tags of object versions, through the Client', () => {
+  it('reads a version by an alias set on it', async () => {
+    const { client } = await devClient();
+    const [first] = await twoVersions(client);
+    expect(await client.trace.objs.setAliases('prompt', { digest: first, aliases: ['prod'] })).toEqual({});
+    expect((await client.trace.objs.read({ object_id: 'prompt', digest: 'prod' })).obj).toMatchObject({ digest: first, val: { text: 'hi' } });
+  });
+
+  it('moves an alias when it is set on another version', async () => {
+    const { client } = await devClient();
+    const [first, second] = await twoVersions(client);
+    await client.trace.objs.setAliases('prompt', { digest: first, aliases: ['prod'] });
+    await client.trace.objs.setAliases('prompt', { digest: second, aliases: ['prod'] });
+    expect((await client.trace.objs.read({ object_id: 'prompt', digest: 'prod' })).obj.digest).toBe(second);
+  });
+
+  it('removes aliases, after which the name no longer reads', async () => {
+    const { client } = await devClient();
+    const [first] = await twoVersions(client);
+    await client.trace.objs.setAliases('prompt', { digest: first, aliases: ['prod', 'staging'] });
+    await client.trace.objs.removeAliases('prompt', { aliases: ['prod'] });
+    await expect(client.trace.objs.read({ object_id: 'prompt', digest: 'prod' })).rejects.toMatchObject({ status: 404 });
+    expect(await client.trace.objs.listAliases()).toEqual({ aliases: ['staging'] });
+  });
+
+  it('refuses an alias named latest with a 422 naming it', async () => {
+    const { client } = await devClient();
+    const [first] = await twoVersions(client);
+    await expect(client.trace.objs.setAliases('prompt', { digest: first, aliases: ['latest'] })).rejects.toMatchObject({
+      status: 422,
+      detail: [{ loc: ['body', 'aliases', 0] }],
+    });
+  });
+
+  it('answers 404 when aliasing a version that does not exist', async () => {
+    const { client } = await devClient();
+    await expect(client.trace.objs.setAliases('prompt', { digest: 'nope', aliases: ['prod'] })).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('adds and removes tags on a version and lists the project’s tag names', async () => {
+    const { client } = await devClient();
+    const [first, second] = await twoVersions(client);
+    await client.trace.objs.addTags('prompt', first, { tags: ['reviewed', 'draft'] });
+    await client.trace.objs.addTags('prompt', second, { tags: ['reviewed'] });
+    await client.trace.objs.removeTags('prompt', first, { tags: ['draft'] });
+    expect(await client.trace.objs.listTags()).toEqual({ tags: ['reviewed'] });
+  });
+
+  it('forgets the aliases and tags of a deleted version', async () => {
+    const { client } = await devClient();
+    const [first] = await twoVersions(client);
+    await client.trace.objs.setAliases('prompt', { digest: first, aliases: ['prod'] });
+    await client.trace.objs.addTags('prompt', first, { tags: ['reviewed'] });
+    await client.trace.objs.delete({ object_id: 'prompt', digests: [first] });
+    expect(await client.trace.objs.listAliases()).toEqual({ aliases: [] });
+    expect(await client.trace.objs.listTags()).toEqual({ tags: [] });
+  });
+
+  it('keeps aliases and tags across a restart with a data file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-labels-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const dataFile = join(dir, 'data.jsonl');
+    const first = await devClient({ dataFile });
+    const [digest] = await twoVersions(first.client);
+    await first.client.trace.objs.setAliases('prompt', { digest, aliases: ['prod'] });
+    await first.client.trace.objs.addTags('prompt', digest, { tags: ['reviewed'] });
+    await first.dev.close();
+    const second = await devClient({ dataFile });
+    expect((await second.client.trace.objs.read({ object_id: 'prompt', digest: 'prod' })).obj.digest).toBe(digest);
+    expect(await second.client.trace.objs.listTags()).toEqual({ tags: ['reviewed'] });
+  });
+});

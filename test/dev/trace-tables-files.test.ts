@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { devClient } from './client-support.js';
+
+type DevClient = Awaited<ReturnType<typeof devClient>>['client'];
+
+/** A table of three rows `{n: 1}`, `{n: 2}`, `{n: 3}`. */
+async function threeRows(client: DevClient) {
+  return client.trace.tables.create({ table: { rows: [{ n: 1 }, { n: 2 }, { n: 3 }] } });
+}
+
+const values = async (client: DevClient, digest: string) => (await client.trace.tables.query({ digest })).rows.map((r) => r.val);
+
+describe('weft dev: tables through the Client', () => {
+  it('applies append, insert and pop in order, making a new table and naming the rows added', async () => {
+    const { client } = await devClient();
+    const base = await threeRows(client);
+    const updated = await client.trace.tables.update({
+      base_digest: base.digest,
+      updates: [{ append: { row: { n: 4 } } }, { pop: { index: 0 } }, { insert: { index: 1, row: { n: 9 } } }],
+    });
+    expect(updated.digest).not.toBe(base.digest);
+    expect(await values(client, updated.digest)).toEqual([{ n: 2 }, { n: 9 }, { n: 3 }, { n: 4 }]);
+    expect(await values(client, base.digest)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    const added = await client.trace.tables.create({ table: { rows: [{ n: 4 }, { n: 9 }] } });
+    expect(updated.updated_row_digests).toEqual(added.row_digests);
+  });
+
+  it('refuses a pop past the end with a 422 naming the update', async () => {
+    const { client } = await devClient();
+    const base = await threeRows(client);
+    await expect(client.trace.tables.update({ base_digest: base.digest, updates: [{ pop: { index: 3 } }] })).rejects.toMatchObject({
+      status: 422,
+      detail: [{ loc: ['body', 'updates', 0, 'pop', 'index'] }],
+    });
+  });
+
+  it('builds a table from stored row digests, giving the same digest as the same rows', async () => {
+    const { client } = await devClient();
+    const base = await threeRows(client);
+    const [first, , third] = base.row_digests;
+    const made = await client.trace.tables.createFromDigests({ row_digests: [third!, first!] });
+    expect(await values(client, made.digest)).toEqual([{ n: 3 }, { n: 1 }]);
+    expect((await client.trace.tables.create({ table: { rows: [{ n: 3 }, { n: 1 }] } })).digest).toBe(made.digest);
+  });
+
+  it('answers 404 when building a table from a row digest that is not stored', async () => {
+    const { client } = await devClient();
+    await expect(client.trace.tables.createFromDigests({ row_digests: ['nope'] })).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('streams the rows of a query as JSONL, paged like /table/query', async () => {
+    const { client } = await devClient();
+    const base = await threeRows(client);
+    const rows = await client.trace.tables.queryStream({ digest: base.digest, sort_by: [{ field: 'n', direction: 'desc' }], limit: 2 }).collect();
+    expect(rows).toEqual([
+      { digest: base.row_digests[2], val: { n: 3 }, original_index: 2 },
+      { digest: base.row_digests[1], val: { n: 2 }, original_index: 1 },
+    ]);
+  });
+
+  it('counts the rows of one table', async () => {
+    const { client } = await devClient();
+    const base = await threeRows(client);
+    expect(await client.trace.tables.queryStats({ digest: base.digest })).toEqual({ count: 3 });
+  });
+
+  it('counts the rows of several tables, leaving out digests with no table', async () => {
+    const { client } = await devClient();
+    const base = await threeRows(client);
+    const { tables } = await client.trace.tables.queryStatsBatch({ digests: [base.digest, 'nope'], include_storage_size: true });
+    expect(tables).toEqual([{ count: 3, digest: base.digest, storage_size_bytes: 3 * '{"n":1}'.length }]);
+  });
+});
+
+describe('weft dev: file statistics through the Client', () => {
+  it('sums the sizes of the project’s files', async () => {
+    const { client } = await devClient();
+    await client.trace.files.create({ content: new TextEncoder().encode('hello') });
+    await client.trace.files.create({ content: new TextEncoder().encode('bye'), project_id: 'team/other' });
+    expect(await client.trace.files.stats()).toEqual({ total_size_bytes: 5 });
+  });
+});
