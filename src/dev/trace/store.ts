@@ -145,8 +145,12 @@ export class TraceStore {
 
   private deleteFeedback(projectId: string, ids: string[]): void {
     const doomed = new Set(ids);
-    const kept = this.feedbackList.filter((f) => f.project_id !== projectId || !doomed.has(f.id));
-    this.feedbackList.splice(0, this.feedbackList.length, ...kept);
+    // Compacted in place with a loop: spreading the kept items into `splice` overflows the stack past ~125k.
+    let kept = 0;
+    for (const f of this.feedbackList) {
+      if (f.project_id !== projectId || !doomed.has(f.id)) this.feedbackList[kept++] = f;
+    }
+    this.feedbackList.length = kept;
   }
 
   private putObject({ version_index, ...obj }: Omit<ObjSchema, 'version_index' | 'is_latest'> & { version_index?: number }): void {
