@@ -21,7 +21,9 @@ const key = (projectId: string, id: string) => `${projectId}\u0000${id}`;
 
 /**
  * The dev service's trace data, in memory. Calls are grouped by trace so that the oldest traces can be
- * evicted once there are more than `maxTraces`; objects, tables, feedback and files are small and kept.
+ * evicted once there are more than `maxTraces`; objects, tables, feedback and files are not evicted: memory
+ * grows with what is live in them. The `--data` file does not also grow with what was deleted or replaced:
+ * the writer compacts it (see `compactionDue` in writer.ts).
  */
 export class TraceStore {
   private readonly calls = new Map<string, CallSchema>();
