@@ -19,14 +19,21 @@ export class MutationLog {
   private constructor(
     private readonly file: string,
     fd: number,
+    private lineCount: number,
   ) {
     this.fd = fd;
+  }
+
+  /** How many records (lines) the file holds, for deciding when to compact it. */
+  get lines(): number {
+    return this.lineCount;
   }
 
   /** Reads the mutations in `file` (if it exists) and opens it for appending. */
   static open(file: string): { log: MutationLog; replay: Replay } {
     const replay: Replay = { mutations: [], skippedLines: 0 };
     let keepBytes = 0;
+    let lines = 0;
     if (existsSync(file)) {
       const text = readFileSync(file);
       let start = 0;
@@ -41,6 +48,7 @@ export class MutationLog {
         start = end + 1;
         keepBytes = start;
         if (line.trim() === '') continue;
+        lines++;
         try {
           replay.mutations.push(JSON.parse(line) as DevRecord);
         } catch {
@@ -50,21 +58,26 @@ export class MutationLog {
     }
     const fd = openSync(file, 'a+');
     ftruncateSync(fd, keepBytes);
-    return { log: new MutationLog(file, fd), replay };
+    return { log: new MutationLog(file, fd, lines), replay };
   }
 
   /** Appends one mutation as one line. */
   append(mutation: DevRecord): void {
     if (this.fd === undefined) return;
     writeSync(this.fd, `${JSON.stringify(mutation)}\n`);
+    this.lineCount++;
   }
 
   /** Replaces the log with the given mutations (write a new file, then rename over the old one). */
   rewrite(mutations: Iterable<DevRecord>): void {
     const temp = `${this.file}.compact`;
     const fd = openSync(temp, 'w');
+    let lines = 0;
     try {
-      for (const m of mutations) writeSync(fd, `${JSON.stringify(m)}\n`);
+      for (const m of mutations) {
+        writeSync(fd, `${JSON.stringify(m)}\n`);
+        lines++;
+      }
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -72,6 +85,7 @@ export class MutationLog {
     if (this.fd !== undefined) closeSync(this.fd);
     renameSync(temp, this.file);
     this.fd = openSync(this.file, 'a');
+    this.lineCount = lines;
   }
 
   /** Flushes and closes the file. */

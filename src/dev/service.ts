@@ -30,7 +30,7 @@ import { v2ObjectRoutes } from './trace/v2-object-routes.js';
 import { trainingRoutes } from './training/routes.js';
 import { TrainingSimulator } from './training/simulator.js';
 import { TrainingStore } from './training/store.js';
-import { createWriter } from './writer.js';
+import { compactionDue, createWriter, supersededBy } from './writer.js';
 
 /** Options of {@link startDevService}. */
 export interface DevServiceOptions {
@@ -98,6 +98,8 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
   const store = new TraceStore(maxTraces);
   const stores: DevStores = { trace: store, training: new TrainingStore(), collections: new CollectionStore() };
   let dataLog: MutationLog | undefined;
+  // Records in the data file that deletes and replaces made dead, until the next compaction.
+  let superseded = 0;
   if (options.dataFile) {
     const opened = MutationLog.open(options.dataFile);
     dataLog = opened.log;
@@ -107,17 +109,26 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
     for (const m of opened.replay.mutations) {
       // A line that parses but is not a record this version understands is skipped, not fatal.
       try {
+        const dead = supersededBy(stores, m);
         evicted += applyRecord(stores, m);
+        superseded += dead;
         applied++;
       } catch {
         unreadable++;
       }
     }
+    // Unreadable lines are dropped by a rewrite, like superseded ones.
+    superseded += unreadable;
     const skipped = unreadable > 0 ? `, skipped ${unreadable} unreadable line(s)` : '';
     log(`replayed ${applied} record(s) from ${options.dataFile}${skipped}`);
     if (evicted > 0) {
       log(`evicted ${evicted} oldest trace(s) on replay to keep at most ${maxTraces}; compacting ${options.dataFile}`);
       dataLog.rewrite(snapshotRecords(stores));
+      superseded = 0;
+    } else if (compactionDue(superseded, dataLog.lines)) {
+      log(`compacting ${options.dataFile}: ${superseded} of its ${dataLog.lines} record(s) were deleted or replaced`);
+      dataLog.rewrite(snapshotRecords(stores));
+      superseded = 0;
     }
   }
 
@@ -126,7 +137,7 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
     collections: stores.collections,
     defaultProject: DEFAULT_LOCAL_PROJECT,
     log,
-    write: createWriter(stores, dataLog, maxTraces, log),
+    write: createWriter(stores, dataLog, maxTraces, log, superseded),
   };
 
   // The simulator writes through the same writer as the trace routes, so its records land in the same log.

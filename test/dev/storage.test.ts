@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,6 +15,10 @@ function dataFile(): string {
   dir = mkdtempSync(join(tmpdir(), 'weft-dev-'));
   return join(dir, 'data.jsonl');
 }
+
+const dataLines = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+const feedback = (type: string) => ({ project_id: 'team/proj', weave_ref: 'weave:///team/proj/call/c1', feedback_type: type, payload: {} });
+const byType = (type: string) => ({ $expr: { $eq: [{ $getField: 'feedback_type' }, { $literal: type }] } });
 
 describe('weft dev: storage', () => {
   it('keeps calls, objects and feedback across a restart with --data', async () => {
@@ -84,5 +88,43 @@ describe('weft dev: storage', () => {
 
     const second = await devService({ dataFile: file, maxTraces: 2 });
     expect((await streamQuery(second.url, { project_id: 'team/proj' })).map((c) => c.id)).toEqual(['c7', 'c8']);
+  });
+
+  it('compacts the data file once deleted records pile up, keeping what is live', async () => {
+    const file = dataFile();
+    const first = await startDevService({ port: 0, dataFile: file, log: false });
+    const batch = Array.from({ length: 3000 }, (_, i) => ({ ...feedback(i === 0 ? 'keep' : 'x') }));
+    expect((await post(first.url, '/feedback/batch/create', { batch })).status).toBe(200);
+    expect((await post(first.url, '/feedback/purge', { project_id: 'team/proj', query: byType('x') })).status).toBe(200);
+    await first.close();
+    expect(dataLines(file)).toHaveLength(1);
+
+    const second = await devService({ dataFile: file });
+    const { body } = await post(second.url, '/feedback/query', { project_id: 'team/proj', fields: ['feedback_type'] });
+    expect(body.result).toEqual([{ feedback_type: 'keep' }]);
+  });
+
+  it('compacts the data file once replaced records pile up', async () => {
+    const file = dataFile();
+    const dev = await devService({ dataFile: file });
+    let id = (await post(dev.url, '/feedback/create', feedback('v0'))).body.id;
+    for (let i = 1; i <= 600; i++) id = (await post(dev.url, '/feedback/replace', { ...feedback(`v${i}`), feedback_id: id })).body.id;
+    // Without compaction the file would hold 1201 lines: every version and every delete.
+    expect(dataLines(file).length).toBeLessThan(400);
+    const { body } = await post(dev.url, '/feedback/query', { project_id: 'team/proj', fields: ['feedback_type'] });
+    expect(body.result).toEqual([{ feedback_type: 'v600' }]);
+  });
+
+  it('compacts on start a data file mostly made of deleted records', async () => {
+    const file = dataFile();
+    const records = Array.from({ length: 3000 }, (_, i) => ({ kind: 'feedback', feedback: { ...feedback('x'), id: `f${i}`, created_at: '2026-01-01T00:00:00Z' } }));
+    const purge = { kind: 'feedback_delete', project_id: 'team/proj', ids: records.slice(1).map((r) => r.feedback.id) };
+    writeFileSync(file, [...records, purge].map((r) => `${JSON.stringify(r)}\n`).join(''));
+
+    const lines: string[] = [];
+    const dev = await devService({ dataFile: file, log: (line) => lines.push(line) });
+    expect(lines.join('\n')).toMatch(/compacting/);
+    expect(dataLines(file).map((l) => JSON.parse(l).feedback?.id)).toEqual(['f0']);
+    expect((await post(dev.url, '/feedback/query', { project_id: 'team/proj' })).body.result).toHaveLength(1);
   });
 });

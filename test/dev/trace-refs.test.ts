@@ -33,6 +33,24 @@ describe('weft dev: reading refs through the Client', () => {
     expect(await client.trace.refs.readBatch({ refs: [ref('object/nope:latest')] })).toEqual({ vals: [null] });
   });
 
+  it('reads a path through inherited properties such as constructor or __proto__ as null', async () => {
+    const { client } = await devClient();
+    const { digest } = await client.trace.objs.create({ obj: { object_id: 'cfg', val: { model: { names: ['a'] } } } });
+    const refs = ['attr/constructor', 'key/__proto__', 'attr/model/attr/__proto__', 'attr/model/key/names/attr/length'];
+    const { vals } = await client.trace.refs.readBatch({ refs: refs.map((path) => ref(`object/cfg:${digest}/${path}`)) });
+    expect(vals).toEqual([null, null, null, null]);
+  });
+
+  it('refuses a ref with a malformed percent escape with a 422 naming its position', async () => {
+    const { client } = await devClient();
+    for (const bad of [ref('object/cfg%zz:latest'), ref('object/cfg:latest/attr/a%E0%A4%A')]) {
+      await expect(client.trace.refs.readBatch({ refs: [ref('call/c1'), bad] })).rejects.toMatchObject({
+        status: 422,
+        detail: [{ loc: ['body', 'refs', 1] }],
+      });
+    }
+  });
+
   it('refuses a string that is not a weave ref with a 422 naming its position', async () => {
     const { client } = await devClient();
     await expect(client.trace.refs.readBatch({ refs: [ref('call/c1'), 'https://example.com'] })).rejects.toMatchObject({

@@ -34,6 +34,25 @@ export function checkMetrics(specs: MetricSpec[] | null | undefined, allowed: re
   });
 }
 
+// Loops rather than `Math.min(...values)`: spreading a large bucket into the arguments overflows the stack.
+function least(values: number[]): number {
+  let out = Number.POSITIVE_INFINITY;
+  for (const v of values) if (v < out) out = v;
+  return out;
+}
+
+function greatest(values: number[]): number {
+  let out = Number.NEGATIVE_INFINITY;
+  for (const v of values) if (v > out) out = v;
+  return out;
+}
+
+/** Merges the per-metric aggregates into `into` (one assign per metric, not one spread of them all). */
+function merged(into: Record<string, unknown>, values: Record<string, number | null>[]): Record<string, unknown> {
+  for (const v of values) Object.assign(into, v);
+  return into;
+}
+
 function percentile(sorted: number[], p: number): number {
   // Nearest rank.
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -49,7 +68,7 @@ function aggregate(values: number[], spec: MetricSpec): Record<string, number | 
   for (const a of spec.aggregations?.length ? spec.aggregations : ['sum']) {
     const empty = values.length === 0;
     const value =
-      a === 'sum' ? sum : a === 'count' ? values.length : empty ? null : a === 'avg' ? sum / values.length : a === 'min' ? Math.min(...values) : Math.max(...values);
+      a === 'sum' ? sum : a === 'count' ? values.length : empty ? null : a === 'avg' ? sum / values.length : a === 'min' ? least(values) : greatest(values);
     out[`${spec.metric}_${a}`] = value;
   }
   const sorted = [...values].sort((x, y) => x - y);
@@ -93,7 +112,7 @@ export function callStats(
           spec,
         ),
       );
-      call_buckets.push(Object.assign({ timestamp }, ...values));
+      call_buckets.push(merged({ timestamp }, values));
     }
     if (usageSpecs.length === 0) continue;
     const byModel = groupBy(
@@ -102,7 +121,7 @@ export function callStats(
     );
     for (const [model, usages] of byModel) {
       const values = usageSpecs.map((spec) => aggregate(usages.map(([, u]) => usageMetric(u, spec.metric)), spec));
-      usage_buckets.push(Object.assign({ timestamp, model }, ...values));
+      usage_buckets.push(merged({ timestamp, model }, values));
     }
   }
   return { usage_buckets, call_buckets };

@@ -277,7 +277,8 @@ function withDescendants(calls: CallSchema[], ids: string[]): string[] {
     const id = pending.pop()!;
     if (found.has(id)) continue;
     found.add(id);
-    pending.push(...(children.get(id) ?? []).map((child) => child.id));
+    // One push per child: spreading a large family into `push` overflows the stack.
+    for (const child of children.get(id) ?? []) pending.push(child.id);
   }
   return [...found];
 }

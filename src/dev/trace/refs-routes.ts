@@ -14,22 +14,35 @@ interface ParsedRef {
   extra: string[];
 }
 
+/** The ref's parts, or undefined when it is not a ref (including a malformed `%` escape, which is a 422, not a 500). */
 function parseRef(ref: string): ParsedRef | undefined {
   const m = /^weave:\/\/\/([^/]+)\/([^/]+)\/(object|op|call|table)\/([^/]+)((?:\/[^/]+\/[^/]+)*)$/.exec(ref);
   if (!m) return undefined;
-  const extra = (m[5] ?? '').split('/').filter((s) => s !== '').map(decodeURIComponent);
-  return { projectId: `${m[1]}/${m[2]}`, kind: m[3]!, name: decodeURIComponent(m[4]!), extra };
+  try {
+    const extra = (m[5] ?? '').split('/').filter((s) => s !== '').map(decodeURIComponent);
+    return { projectId: `${m[1]}/${m[2]}`, kind: m[3]!, name: decodeURIComponent(m[4]!), extra };
+  } catch (err) {
+    if (err instanceof URIError) return undefined;
+    throw err;
+  }
 }
 
-/** Follows a ref's extra path (`attr`/`key` name a field, `index` an array position); undefined when it leads nowhere. */
+/**
+ * Follows a ref's extra path (`attr`/`key` name an object's own field, `index` an array position); undefined
+ * when it leads nowhere. Only own properties count, so `constructor`, `__proto__` or an array's `length`
+ * lead nowhere rather than into the prototype chain.
+ */
 function followExtra(val: unknown, extra: string[]): unknown {
   let current = val;
   for (let i = 0; i < extra.length; i += 2) {
     const [step, name] = [extra[i]!, extra[i + 1]!];
     if (current === null || typeof current !== 'object') return undefined;
-    if (step === 'index') current = Array.isArray(current) ? current[Number(name)] : undefined;
-    else if (step === 'attr' || step === 'key') current = (current as Record<string, unknown>)[name];
-    else return undefined;
+    if (step === 'index') {
+      const i = Number(name);
+      current = Array.isArray(current) && Number.isInteger(i) && Object.hasOwn(current, i) ? current[i] : undefined;
+    } else if (step === 'attr' || step === 'key') {
+      current = !Array.isArray(current) && Object.hasOwn(current, name) ? (current as Record<string, unknown>)[name] : undefined;
+    } else return undefined;
   }
   return current;
 }

@@ -21,7 +21,9 @@ const key = (projectId: string, id: string) => `${projectId}\u0000${id}`;
 
 /**
  * The dev service's trace data, in memory. Calls are grouped by trace so that the oldest traces can be
- * evicted once there are more than `maxTraces`; objects, tables, feedback and files are small and kept.
+ * evicted once there are more than `maxTraces`; objects, tables, feedback and files are not evicted: memory
+ * grows with what is live in them. The `--data` file does not also grow with what was deleted or replaced:
+ * the writer compacts it (see `compactionDue` in writer.ts).
  */
 export class TraceStore {
   private readonly calls = new Map<string, CallSchema>();
@@ -145,8 +147,12 @@ export class TraceStore {
 
   private deleteFeedback(projectId: string, ids: string[]): void {
     const doomed = new Set(ids);
-    const kept = this.feedbackList.filter((f) => f.project_id !== projectId || !doomed.has(f.id));
-    this.feedbackList.splice(0, this.feedbackList.length, ...kept);
+    // Compacted in place with a loop: spreading the kept items into `splice` overflows the stack past ~125k.
+    let kept = 0;
+    for (const f of this.feedbackList) {
+      if (f.project_id !== projectId || !doomed.has(f.id)) this.feedbackList[kept++] = f;
+    }
+    this.feedbackList.length = kept;
   }
 
   private putObject({ version_index, ...obj }: Omit<ObjSchema, 'version_index' | 'is_latest'> & { version_index?: number }): void {

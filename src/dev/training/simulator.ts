@@ -210,7 +210,9 @@ export class TrainingSimulator {
     if (plan.failure !== undefined && tick > 1) return this.end(job, plan.failure);
     if (tick > plan.steps) return this.end(job);
     const metrics = plan.metrics(tick);
-    const step = Math.max(...model.checkpoints.map((c) => c.step), 0) + 1;
+    // A loop, not `Math.max(...steps)`: a spread of many checkpoints would overflow the stack.
+    let step = 1;
+    for (const c of model.checkpoints) step = Math.max(step, c.step + 1);
     this.emit(job, 'gradient_step', metrics, { id: randomUUID(), step, metrics });
     return true;
   }
