@@ -90,11 +90,12 @@ function endSafely(span: Span): void {
 
 /**
  * Ends the span when `result` is settled and returns what the caller should get:
- * - a native promise is followed with `then`, and the follower returned (a native promise's identity carries
- *   nothing, and the app still sees its own rejection);
+ * - a native promise is followed with `then`, and the follower returned: it settles with the same value or the
+ *   same error instance, and if the app leaves it unhandled, Node reports that rejection exactly as it would
+ *   without weft (a native promise's identity carries nothing, and the type is still `Promise`);
  * - a Promise subclass (such as the `openai` package's APIPromise, with `withResponse()`) is returned as the very
- *   same object and followed on a side branch: its work already started when it was made; a rejection the app
- *   leaves unhandled is still reported as unhandled, with the same error;
+ *   same object and followed on a side branch that records its outcome: its work already started when it was
+ *   made (a rejection it records counts as handled; see below);
  * - any other thenable (a lazy query builder, say) is not touched, since `then` may be what runs it: the span
  *   ends now, without an output;
  * - plain values end the span at once.
@@ -121,31 +122,29 @@ export function settle<R>(call: ActiveCall, result: R): R {
       },
     ) as R;
   }
+  // The side branch records the outcome and swallows a rejection. Trade-off: following the promise marks it
+  // handled, so a rejection the app never handles is no longer reported by Node. Re-throwing instead cannot be
+  // made right: whether the app handled the promise is unknowable here (APIPromise's `catch`, `finally`,
+  // `withResponse()` and `asResponse()` follow inner promises, never `this.then`), and a side branch that
+  // re-throws would crash an app that handled its error. weft must never add an unhandled rejection, so it may
+  // hide one here; for native promises, above, it hides nothing.
+  let ended = false;
+  const once =
+    <A>(end: (argument: A) => void) =>
+    (argument: A): void => {
+      if (ended) return;
+      ended = true;
+      end(argument);
+    };
   try {
-    const promise = result as Promise<unknown>;
-    // Following the promise marks it handled. So that a rejection the app never handles is still reported by
-    // Node, as it would be without weft, the side branch rejects with the same error unless the app followed
-    // the promise itself (`then`, and so `await`, `catch` and `finally`) before it settled.
-    let followedByApp = false;
-    promise.then(
-      (value: unknown) => succeed(call, value),
-      (error: unknown) => {
-        fail(call, error);
-        if (!followedByApp) throw error;
-      },
+    (result as Promise<unknown>).then(
+      once((value: unknown) => succeed(call, value)),
+      once((error: unknown) => fail(call, error)),
     );
-    const then = promise.then;
-    Object.defineProperty(promise, 'then', {
-      configurable: true,
-      writable: true,
-      value(this: unknown, ...args: unknown[]) {
-        followedByApp = true;
-        return Reflect.apply(then, this, args);
-      },
-    });
   } catch (error) {
+    // A `then` that throws may still have attached the side branch: the span ends once, whichever comes first.
     reportTracingFailure('then', error);
-    endSafely(call.span);
+    once(() => endSafely(call.span))(undefined);
   }
   return result;
 }

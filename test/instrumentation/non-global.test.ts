@@ -36,3 +36,22 @@ it('nests a chat span under the op that made the call, with register({ global: f
   expect(chat?.parentSpanId).toBe(parent?.spanId);
   expect(chat?.traceId).toBe(parent?.traceId);
 });
+
+it('keeps tracing chat calls when another OpenAIInstrumentation is constructed later and never registered', async () => {
+  // Enabled by its constructor, it has no tracer provider: its tracer is the global no-op one here.
+  const stray = new OpenAIInstrumentation();
+  try {
+    const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'sk-test', maxRetries: 0 });
+    const askAgain = op(function askAgain() {
+      return client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    });
+    const before = receiver.spans().length;
+    await askAgain();
+    // The chat span ends before the op's: once the op's span is exported, so is the chat span, if there is one.
+    await weft.forceFlush();
+    const spans = (await receiver.waitForSpans(before + 1)).slice(before);
+    expect(spans.map((s) => s.name).sort()).toEqual(['askAgain', 'chat gpt-4o-mini']);
+  } finally {
+    stray.disable();
+  }
+});

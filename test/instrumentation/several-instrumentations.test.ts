@@ -5,9 +5,10 @@ import { HELLO } from '../helpers/openai-server.js';
 import { type Harness, startHarness } from './harness.js';
 
 /**
- * An app (or a library inside it) that makes a second OpenAIInstrumentation: `openai` stays patched once, and
- * its calls are recorded with the options of the instance enabled or configured last — a `captureContent:
- * false` is never silently ignored.
+ * An app (or a library inside it) that makes and registers a second OpenAIInstrumentation: `openai` stays patched
+ * once, and its calls are recorded with the options of the registered instance enabled or configured last — a
+ * `captureContent: false` is never silently ignored. An instance that was only constructed (enabled, but never
+ * given a tracer provider) is not followed.
  */
 
 let h: Harness;
@@ -17,6 +18,18 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.close();
 });
+
+/** Gives `instrumentation` weft's tracer provider, as register() or registerInstrumentations() do. */
+function registered(instrumentation: OpenAIInstrumentation): OpenAIInstrumentation {
+  instrumentation.setTracerProvider(h.handle.tracerProvider);
+  return instrumentation;
+}
+
+/** Whether the chat completions `create` the clients call is wrapped (shimmer's mark, which weft sets too). */
+function createIsWrapped(): boolean {
+  const prototype = Object.getPrototypeOf(h.client().chat.completions) as { create: { __wrapped?: boolean } };
+  return prototype.create.__wrapped === true;
+}
 
 const CONTENT_KEYS = ['gen_ai.input.messages', 'gen_ai.output.messages'];
 
@@ -37,7 +50,7 @@ describe('a second OpenAIInstrumentation', () => {
     try {
       expect(await contentRecorded()).toEqual(CONTENT_KEYS);
 
-      second = new OpenAIInstrumentation({ captureContent: false });
+      second = registered(new OpenAIInstrumentation({ captureContent: false }));
       second.manuallyInstrument(h.client());
       expect(await contentRecorded()).toEqual([]);
       expect(await contentRecorded()).toEqual([]);
@@ -52,7 +65,7 @@ describe('a second OpenAIInstrumentation', () => {
   });
 
   it('follows the options of the instance configured last', async () => {
-    const second = new OpenAIInstrumentation({ captureContent: false });
+    const second = registered(new OpenAIInstrumentation({ captureContent: false }));
     try {
       expect(await contentRecorded()).toEqual([]);
       h.instrumentation.setConfig({ captureContent: 'output' });
@@ -61,5 +74,47 @@ describe('a second OpenAIInstrumentation', () => {
       second.disable();
       h.instrumentation.setConfig({ captureContent: true });
     }
+  });
+
+  it('keeps openai traced when the instance that patched it is disabled, and is unpatched with the last one', async () => {
+    const second = registered(new OpenAIInstrumentation({ captureContent: false }));
+    try {
+      h.instrumentation.disable();
+      expect(createIsWrapped()).toBe(true);
+      expect(await contentRecorded()).toEqual([]);
+
+      second.disable();
+      expect(createIsWrapped()).toBe(false);
+    } finally {
+      second.disable();
+      h.instrumentation.enable();
+    }
+    expect(createIsWrapped()).toBe(true);
+    expect(await contentRecorded()).toEqual(CONTENT_KEYS);
+  });
+
+  it('is not followed while it was only constructed, never given a tracer provider', async () => {
+    const stray = new OpenAIInstrumentation({ captureContent: false });
+    try {
+      expect(stray.isEnabled()).toBe(true);
+      expect(await contentRecorded()).toEqual(CONTENT_KEYS);
+      registered(stray);
+      expect(await contentRecorded()).toEqual([]);
+    } finally {
+      stray.disable();
+    }
+    expect(await contentRecorded()).toEqual(CONTENT_KEYS);
+  });
+
+  it('does not keep openai patched when the registered instances are disabled', async () => {
+    const stray = new OpenAIInstrumentation();
+    try {
+      h.instrumentation.disable();
+      expect(createIsWrapped()).toBe(false);
+    } finally {
+      stray.disable();
+      h.instrumentation.enable();
+    }
+    expect(await contentRecorded()).toEqual(CONTENT_KEYS);
   });
 });

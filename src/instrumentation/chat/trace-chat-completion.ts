@@ -154,6 +154,8 @@ function startChatCall<T>(
       span.end();
       return undefined;
     }
+    // Before any content is recorded: a prompt can quote the key of the client making this very call.
+    for (const secret of options.secrets ?? []) rememberSecret(secret);
     try {
       span.setAttributes(chatRequestAttributes(request, server, config));
     } catch (error) {
@@ -162,7 +164,6 @@ function startChatCall<T>(
     }
     const hideUsage = config.requestStreamUsage && request.stream === true && request.stream_options?.include_usage !== true;
     const sent = hideUsage ? { ...request, stream_options: { ...request.stream_options, include_usage: true } } : request;
-    for (const secret of options.secrets ?? []) rememberSecret(secret);
     return new ChatCallRecorder(span, trace.setSpan(parent, span), sent, config, hideUsage);
   } catch (error) {
     span.end();

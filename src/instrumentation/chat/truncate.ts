@@ -1,7 +1,9 @@
 /**
  * Serializes recorded messages to JSON within size limits, cutting long text inside each message rather than
- * the JSON itself, so the attribute always parses. A cut is marked in the text: `…[truncated N chars]`.
+ * the JSON itself, so the attribute always parses. A cut is marked in the text: `…[truncated N chars]`. Keys weft
+ * knows (a traced client's, its own) are removed from the text first, before any cut could leave part of one.
  */
+import { scrubSecrets } from '../../secrets.js';
 
 /** Keys whose values describe structure, not content: never cut. */
 const STRUCTURAL_KEYS = new Set(['type', 'role', 'id', 'name', 'finish_reason', 'mime_type', 'modality', 'file_id']);
@@ -63,11 +65,23 @@ function shareCap(encoded: readonly string[], limit: number): number {
   return Number.POSITIVE_INFINITY;
 }
 
-/** JSON of one item, at most `limit` characters. */
+/** JSON of one item, without known secrets, at most `limit` characters. */
 function encodeItem(item: unknown, limit: number): string {
-  const json = JSON.stringify(item) ?? 'null';
+  const json = scrubbedJson(item);
   if (json.length <= limit) return json;
   return cutItem(json, limit);
+}
+
+/**
+ * JSON of `item` with every known secret in its texts replaced, before anything is cut: a cut inside a key
+ * would leave part of it, which scrubbing no longer finds. The texts are scrubbed one by one (not the JSON), so
+ * the result always parses; the JSON is only re-read when it holds a secret, which is rare (a key with a character
+ * JSON escapes, a quote or a backslash, is not found in it: API keys have none).
+ */
+function scrubbedJson(item: unknown): string {
+  const json = JSON.stringify(item) ?? 'null';
+  if (scrubSecrets(json) === json) return json;
+  return JSON.stringify(JSON.parse(json, (_key, value: unknown) => (typeof value === 'string' ? scrubSecrets(value) : value)));
 }
 
 interface Leaf {

@@ -1,9 +1,10 @@
+import type { TracerProvider } from '@opentelemetry/api';
 import { InstrumentationBase, InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
 import { debug, reportOnce } from '../../diagnostics.js';
 import { VERSION } from '../../version.js';
 import { type ResolvedChatTracingConfig, reportInternalError, resolveChatTracingConfig } from '../chat/index.js';
 import { type CompletionsPrototype, findCompletionsPrototype } from './module-shape.js';
-import { type Method, type PatchHost, tracedCompletionsMethod } from './patch-completions.js';
+import { type AdoptedMethod, type Method, type PatchHost, tracedCompletionsMethod } from './patch-completions.js';
 import type { OpenAIInstrumentationConfig } from './types.js';
 
 /** The instrumentation scope of the spans this instrumentation makes. */
@@ -14,19 +15,15 @@ export const SUPPORTED_OPENAI_VERSIONS = ['>=4.0.0 <8'];
 // Global, so that two copies of weft (ESM and CommonJS) in one process never patch the same method twice.
 const WEFT_WRAPPER = Symbol.for('weft.openai.wrapper');
 // The enabled instances of every copy of weft, latest last: an `openai` module is patched once, by whichever
-// instance came first, but its calls are recorded as the instance enabled (or configured) last says.
+// instance came first, but its calls are recorded as the instance enabled (or configured) last says, among those
+// that count (see `latestEnabled`). A disabled instance leaves the list and hands its patches to one still in it.
 const ENABLED_KEY = Symbol.for('weft.openai.enabledInstrumentations');
 const enabledHolder = globalThis as { [ENABLED_KEY]?: PatchHost[] };
 const PATCHED_METHODS = ['create', 'parse'] as const;
 
-interface PatchedMethod {
-  name: (typeof PATCHED_METHODS)[number];
-  original: Method;
-  wrapper: Method;
-}
 interface PatchRecord {
   prototype: CompletionsPrototype;
-  methods: PatchedMethod[];
+  methods: AdoptedMethod[];
   active: boolean;
 }
 
@@ -35,7 +32,8 @@ interface PatchRecord {
  * CLIENT spans, through the same mapping weft's own client uses. Automatic for `require('openai')` and, with
  * `node --import weft/register`, for `import OpenAI from 'openai'`; for bundled apps or renamed packages use
  * {@link OpenAIInstrumentation.manuallyInstrument} (or `instrumentOpenAI`). Each copy of `openai` in the process
- * (CommonJS and ESM) is patched once; `disable()` unpatches them all.
+ * (CommonJS and ESM) is patched once; `disable()` unpatches them all, unless another registered instance is still
+ * enabled, which then takes the patches over.
  *
  * @example
  * import { register, OpenAIInstrumentation } from 'weft';
@@ -46,6 +44,7 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
   declare private weftPatches: Map<CompletionsPrototype, PatchRecord> | undefined;
   declare private weftChatConfig: ResolvedChatTracingConfig | undefined;
   declare private weftHost: PatchHost | undefined;
+  declare private weftTracerProvider: TracerProvider | undefined;
 
   /** @throws WeftConfigError for an option weft cannot use. */
   constructor(config: OpenAIInstrumentationConfig = {}) {
@@ -54,7 +53,8 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
 
   /**
    * Replaces the options; they apply to the next call. With several instances enabled in one process, the
-   * chat calls of every patched `openai` module follow the one enabled or configured last.
+   * chat calls of every patched `openai` module follow the one enabled, registered or configured last among
+   * those given a tracer provider (by register() or registerInstrumentations()).
    * @throws WeftConfigError for an option weft cannot use (the previous options stay).
    */
   override setConfig(config: OpenAIInstrumentationConfig = {}): void {
@@ -62,6 +62,13 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
     super.setConfig(config);
     this.weftChatConfig = resolved;
     if (enabledHosts().includes(this.host())) markLatest(this.host());
+  }
+
+  /** Called by register() and registerInstrumentations(): from then on this instance's options can apply. */
+  override setTracerProvider(tracerProvider: TracerProvider): void {
+    super.setTracerProvider(tracerProvider);
+    this.weftTracerProvider = tracerProvider;
+    if (this.isEnabled()) markLatest(this.host());
   }
 
   /** The chat recording options, with defaults and environment applied once, when they were set. */
@@ -84,7 +91,7 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
           guarded('openai unpatch', () => {
             const prototype = findCompletionsPrototype(moduleExports);
             const record = prototype && this.patches().get(prototype);
-            if (record) unpatch(record);
+            if (record) release(record, this.host());
           });
         },
       ),
@@ -116,12 +123,17 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
     for (const record of this.patches().values()) if (!record.active) this.patchPrototype(record.prototype);
   }
 
+  /**
+   * Stops recording. A patch this instance installed is undone, unless another instance is still enabled: that
+   * one then takes the patch over (and undoes it when it is disabled in turn).
+   */
   override disable(): void {
-    super.disable();
+    // Out of the list first, so that the base class's unpatch hook below hands over to another instance.
     const hosts = enabledHosts();
     const index = hosts.indexOf(this.host());
     if (index >= 0) hosts.splice(index, 1);
-    for (const record of this.patches().values()) unpatch(record);
+    super.disable();
+    for (const record of this.patches().values()) release(record, this.host());
   }
 
   /** What a patched method reads of this instance. */
@@ -130,6 +142,12 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
       isEnabled: () => this.isEnabled(),
       tracer: () => this.tracer,
       chatConfig: () => this.chatConfig(),
+      hasTracerProvider: () => isRealProvider(this.weftTracerProvider),
+      adoptPatch: (prototype, methods) => {
+        const record = this.patches().get(prototype as CompletionsPrototype);
+        if (record?.active) return;
+        this.patches().set(prototype as CompletionsPrototype, { prototype: prototype as CompletionsPrototype, methods: [...methods], active: true });
+      },
     };
     return this.weftHost;
   }
@@ -191,18 +209,44 @@ function enabledHosts(): PatchHost[] {
   return enabledHolder[ENABLED_KEY];
 }
 
+/**
+ * The instance whose tracer and options a patched `openai` call uses: the latest enabled one that was given a real
+ * tracer provider. The constructor enables every instance, so one made and never registered (a throwaway, or a
+ * library's default) is enabled too, with the global tracer, which is the no-op one under
+ * `register({ global: false })`: following it would silently lose chat spans, or record them with options nobody
+ * chose. Only when no enabled instance was given a provider (an app that set the global one itself and never
+ * registered the instrumentation) is the latest enabled one followed, as it is the only one there is.
+ */
 function latestEnabled(): PatchHost | undefined {
   const hosts = enabledHosts();
-  for (let i = hosts.length - 1; i >= 0; i--) if (hosts[i]!.isEnabled()) return hosts[i];
-  return undefined;
+  let fallback: PatchHost | undefined;
+  for (let i = hosts.length - 1; i >= 0; i--) {
+    const host = hosts[i]!;
+    if (!host.isEnabled()) continue;
+    if (counts(host)) return host;
+    fallback ??= host;
+  }
+  return fallback;
 }
 
-/** Makes `host` the one whose options apply, and says so once when another instance is enabled too. */
+function counts(host: PatchHost): boolean {
+  return host.hasTracerProvider ? host.hasTracerProvider() : true;
+}
+
+/** Whether `provider` was set and is not the API's no-op provider (directly, or as a proxy's delegate). */
+function isRealProvider(provider: TracerProvider | undefined): boolean {
+  if (!provider) return false;
+  const proxy = provider as { getDelegate?: () => unknown };
+  const delegate = typeof proxy.getDelegate === 'function' ? proxy.getDelegate() : provider;
+  return (delegate as { constructor?: { name?: string } } | undefined)?.constructor?.name !== 'NoopTracerProvider';
+}
+
+/** Makes `host` the one whose options apply, and says so once when another instance that counts is enabled too. */
 function markLatest(host: PatchHost): void {
   const hosts = enabledHosts();
   const index = hosts.indexOf(host);
   if (index >= 0) hosts.splice(index, 1);
-  if (hosts.some((other) => other.isEnabled())) {
+  if (counts(host) && hosts.some((other) => other.isEnabled() && counts(other))) {
     reportOnce(
       'openai:several-instances',
       'several OpenAIInstrumentation instances are enabled; openai chat calls are recorded with the options of the one enabled or configured last.',
@@ -217,6 +261,24 @@ function guarded(kind: string, work: () => unknown): void {
   } catch (error) {
     reportInternalError(kind, error);
   }
+}
+
+/**
+ * Releases a patch of an instance being disabled (`self`): handed over to the instance that now applies, if one
+ * is still enabled and can adopt it, else undone. An instance that was never given a tracer provider does not
+ * inherit from one that was: disabling every registered instrumentation (`disableInstrumentations()`) unpatches
+ * openai even if a stray instance was constructed. Either way the patch is no longer `self`'s to undo; its record
+ * stays, inactive, so that enable() patches again if nobody holds the patch by then.
+ */
+function release(record: PatchRecord, self: PatchHost): void {
+  if (!record.active) return;
+  const heir = latestEnabled();
+  if (heir && heir !== self && heir.adoptPatch && (counts(heir) || !counts(self))) {
+    heir.adoptPatch(record.prototype, record.methods);
+    record.active = false;
+    return;
+  }
+  unpatch(record);
 }
 
 function unpatch(record: PatchRecord): void {

@@ -17,6 +17,20 @@ export interface PatchHost {
   isEnabled(): boolean;
   tracer(): Tracer;
   chatConfig(): ResolvedChatTracingConfig;
+  /**
+   * Whether it was given a tracer provider that is not the no-op one (by register() or registerInstrumentations()).
+   * Optional: hosts from an older copy of weft in the same process lack it and count as given one.
+   */
+  hasTracerProvider?(): boolean;
+  /** Takes over a patch another instance installed and is disabling, so that it is undone when this one is. */
+  adoptPatch?(prototype: object, methods: readonly AdoptedMethod[]): void;
+}
+
+/** A method of `Completions.prototype` weft replaced, handed from one instance to another. */
+export interface AdoptedMethod {
+  name: 'create' | 'parse';
+  original: Method;
+  wrapper: Method;
 }
 
 /** A patched method of `Completions.prototype`, and its wrapper. */
