@@ -64,7 +64,17 @@ export function createOtlpTransport(config: OtlpTransportConfig): OtlpTransport 
   let released = false;
 
   const attempt = (body: Uint8Array, timeoutMs: number): Promise<ExportResponse> =>
-    new Promise((resolve) => {
+    new Promise((outcome) => {
+      // A wall-clock limit on the whole attempt, not an idle one: a service that trickles a byte now and then
+      // must not keep an export (and its socket, and the process) open forever.
+      const timer = setTimeout(() => {
+        req.destroy();
+        resolve({ status: 'retryable', error: new Error('Request timed out') });
+      }, timeoutMs);
+      const resolve = (response: ExportResponse) => {
+        clearTimeout(timer);
+        outcome(response);
+      };
       const headers: Record<string, string | number> = { ...config.headers, 'User-Agent': config.userAgent, 'Content-Length': body.byteLength };
       if (config.gzip) headers['Content-Encoding'] = 'gzip';
       const req = request(url, { method: 'POST', agent, headers }, (res: IncomingMessage) => {
@@ -89,10 +99,6 @@ export function createOtlpTransport(config: OtlpTransportConfig): OtlpTransport 
           } else resolve({ status: 'failure', error: new OTLPExporterError(res.statusMessage, status, text()) });
         });
         res.on('error', (error) => resolve({ status: 'retryable', error }));
-      });
-      req.setTimeout(timeoutMs, () => {
-        req.destroy();
-        resolve({ status: 'retryable', error: new Error('Request timed out') });
       });
       req.on('error', (error) => resolve({ status: 'retryable', error }));
       if (released) req.on('socket', (socket) => socket.unref());

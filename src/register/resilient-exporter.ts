@@ -46,6 +46,7 @@ export class ResilientExporter implements SpanExporter {
   private pausedUntil = 0;
   /** Until when the service asked not to be sent anything (`Retry-After`); even a flush waits for it. */
   private heldUntil = 0;
+  private stopping: Promise<void> | undefined;
 
   constructor(
     private readonly inner: SpanExporter,
@@ -173,7 +174,13 @@ export class ResilientExporter implements SpanExporter {
    * during this shutdown already, or asked to wait longer), and counts whatever is still unsent as dropped: after shutdown every span
    * that entered the pipeline is either exported or counted.
    */
-  async shutdown(): Promise<void> {
+  shutdown(): Promise<void> {
+    // Called by the batch processor, and by weft's processor again when the batch processor's flush failed.
+    this.stopping ??= this.stop();
+    return this.stopping;
+  }
+
+  private async stop(): Promise<void> {
     const since = Date.now();
     await this.settled();
     await this.retryPending(since);

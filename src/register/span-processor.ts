@@ -120,7 +120,15 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
       await Promise.all([bounded.forceFlush(), exporter.settled()]);
       await exporter.retryPending(since);
     },
-    shutdown: () => bounded.shutdown(),
+    // The batch processor shuts its exporter down only when its last flush succeeded: when that flush timed out,
+    // the spans still kept or in flight must be counted, and the exporter's sockets closed, all the same.
+    shutdown: async () => {
+      try {
+        await bounded.shutdown();
+      } finally {
+        await exporter.shutdown();
+      }
+    },
     releaseConnections: () => {
       exporter.stopWaiting();
       otlp.releaseConnections();
