@@ -112,6 +112,16 @@ export class ResilientExporter implements SpanExporter {
     await Promise.all([...this.inFlight.keys()]);
   }
 
+  /** Whether spans wait for a retry or an export is in flight: an exit flush has something to do. */
+  hasWork(): boolean {
+    return this.pending.length > 0 || this.inFlight.size > 0;
+  }
+
+  /** How many spans wait for a retry. */
+  get waiting(): number {
+    return this.pending.length;
+  }
+
   /**
    * Stops waiting for the exports in flight: the batch processor and every flush are told they are done, so that
    * their timers no longer keep the process alive at exit after weft gave up on a hanging backend. The spans are

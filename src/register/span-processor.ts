@@ -69,6 +69,10 @@ export function weftSpanProcessor(options: ExportOptions = {}): WeftSpanProcesso
 export interface ExportPipeline extends WeftSpanProcessor {
   /** Stops open export requests from keeping the process alive (weft gave up waiting for them at exit). */
   releaseConnections(): void;
+  /** Whether spans wait for a retry or an export is in flight, whether or not spans ended since. */
+  hasWork(): boolean;
+  /** How many spans wait for a retry (the service failed or asked to wait). */
+  waitingSpans(): number;
 }
 
 /** {@link weftSpanProcessor} for a connection already resolved (register() resolves it once for everything). */
@@ -133,6 +137,8 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
       exporter.stopWaiting();
       otlp.releaseConnections();
     },
+    hasWork: () => exporter.hasWork(),
+    waitingSpans: () => exporter.waiting,
   };
 }
 
