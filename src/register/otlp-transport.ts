@@ -1,4 +1,4 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { type ClientRequest, Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
@@ -29,7 +29,8 @@ export interface OtlpTransportConfig {
 export interface OtlpTransport extends IExporterTransport {
   /**
    * Lets the process end while requests are open or waiting to be retried (weft gave up waiting for them at
-   * exit): their sockets no longer hold the event loop, and no further attempt is made.
+   * exit): their sockets and timers no longer hold the event loop, and no further attempt is made for them.
+   * Exports started later (the app lived on) are sent and retried as usual.
    */
   release(): void;
 }
@@ -50,6 +51,13 @@ function retryAfterMs(header: string | undefined): number | undefined {
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 
+/** One export under way: its attempt in flight or its pause before the next, and whether weft let go of it. */
+interface Sending {
+  released: boolean;
+  request?: { req: ClientRequest; timer: NodeJS.Timeout };
+  wake?: () => void;
+}
+
 /**
  * Sends OTLP bodies over HTTP(S), retrying passing failures within the export timeout as OTel's transport does,
  * but reporting a `Retry-After` it could not honour in time (so that weft holds the spans that long instead of
@@ -60,10 +68,10 @@ export function createOtlpTransport(config: OtlpTransportConfig): OtlpTransport 
   const secure = url.protocol === 'https:';
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   const request = secure ? httpsRequest : httpRequest;
-  const waits = new Set<() => void>();
-  let released = false;
+  /** The exports under way; `release()` lets go of these, and only these: later exports are sent as usual. */
+  const live = new Set<Sending>();
 
-  const attempt = (body: Uint8Array, timeoutMs: number): Promise<ExportResponse> =>
+  const attempt = (body: Uint8Array, timeoutMs: number, sending: Sending): Promise<ExportResponse> =>
     new Promise((outcome) => {
       // A wall-clock limit on the whole attempt, not an idle one: a service that trickles a byte now and then
       // must not keep an export (and its socket, and the process) open forever.
@@ -73,6 +81,7 @@ export function createOtlpTransport(config: OtlpTransportConfig): OtlpTransport 
       }, timeoutMs);
       const resolve = (response: ExportResponse) => {
         clearTimeout(timer);
+        sending.request = undefined;
         outcome(response);
       };
       const headers: Record<string, string | number> = { ...config.headers, 'User-Agent': config.userAgent, 'Content-Length': body.byteLength };
@@ -101,42 +110,57 @@ export function createOtlpTransport(config: OtlpTransportConfig): OtlpTransport 
         res.on('error', (error) => resolve({ status: 'retryable', error }));
       });
       req.on('error', (error) => resolve({ status: 'retryable', error }));
-      if (released) req.on('socket', (socket) => socket.unref());
+      sending.request = { req, timer };
       req.end(body);
     });
 
-  const pause = (ms: number): Promise<void> =>
+  const pause = (ms: number, sending: Sending): Promise<void> =>
     new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        waits.delete(done);
+        sending.wake = undefined;
         resolve();
       };
       const timer = setTimeout(done, ms);
-      waits.add(done);
+      sending.wake = done;
     });
 
   return {
     async send(data, timeoutMillis) {
-      const deadline = Date.now() + timeoutMillis;
-      const body = config.gzip ? await gzipAsync(data) : data;
-      let backoff = FIRST_BACKOFF_MS;
-      let result = await attempt(body, timeoutMillis);
-      for (let n = 1; n < MAX_ATTEMPTS && result.status === 'retryable' && !released; n++) {
-        const jittered = Math.min(backoff * (0.8 + Math.random() * 0.4), LONGEST_BACKOFF_MS);
-        backoff *= 1.5;
-        const wait = result.retryInMillis ?? jittered;
-        if (wait > deadline - Date.now()) break;
-        await pause(wait);
-        if (released) break;
-        result = await attempt(body, Math.max(1, deadline - Date.now()));
+      const sending: Sending = { released: false };
+      live.add(sending);
+      try {
+        const deadline = Date.now() + timeoutMillis;
+        const body = config.gzip ? await gzipAsync(data) : data;
+        let backoff = FIRST_BACKOFF_MS;
+        let result = await attempt(body, timeoutMillis, sending);
+        for (let n = 1; n < MAX_ATTEMPTS && result.status === 'retryable' && !sending.released; n++) {
+          const jittered = Math.min(backoff * (0.8 + Math.random() * 0.4), LONGEST_BACKOFF_MS);
+          backoff *= 1.5;
+          const wait = result.retryInMillis ?? jittered;
+          if (wait > deadline - Date.now()) break;
+          await pause(wait, sending);
+          if (sending.released) break;
+          result = await attempt(body, Math.max(1, deadline - Date.now()), sending);
+        }
+        return result;
+      } finally {
+        live.delete(sending);
       }
-      return result;
     },
     release() {
-      released = true;
-      for (const done of [...waits]) done();
-      for (const sockets of Object.values(agent.sockets)) for (const socket of sockets ?? []) socket.unref();
+      for (const sending of live) {
+        sending.released = true;
+        sending.wake?.();
+        const open = sending.request;
+        if (open) {
+          // Its timer and socket stay, so that it still settles (and its spans are counted) if the process lives on,
+          // but neither holds the process. A keep-alive socket is referenced again when a later request reuses it.
+          open.timer.unref();
+          if (open.req.socket) open.req.socket.unref();
+          else open.req.once('socket', (socket) => socket.unref());
+        }
+      }
     },
     shutdown() {
       agent.destroy();
