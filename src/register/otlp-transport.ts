@@ -51,6 +51,38 @@ function retryAfterMs(header: string | undefined): number | undefined {
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 
+/**
+ * Request errors that pass: the network, the service restarting, DNS for a moment. ENOTFOUND is among them
+ * although a misspelt host never resolves: an offline machine reports it too, and the retry backlog is bounded.
+ * Anything else (a TLS certificate refused, a protocol error) will fail the same way every time.
+ */
+const RETRYABLE_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+]);
+
+/** A request error that sending again will not cure (e.g. a TLS certificate refused). */
+export class PermanentExportError extends Error {
+  readonly permanent = true;
+  constructor(cause: Error) {
+    super(cause.message, { cause });
+  }
+}
+
+function requestFailed(error: Error): ExportResponse {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== undefined && RETRYABLE_CODES.has(code)) return { status: 'retryable', error };
+  return { status: 'failure', error: new PermanentExportError(error) };
+}
+
 /** One export under way: its attempt in flight or its pause before the next, and whether weft let go of it. */
 interface Sending {
   released: boolean;
@@ -109,7 +141,7 @@ export function createOtlpTransport(config: OtlpTransportConfig): OtlpTransport 
         });
         res.on('error', (error) => resolve({ status: 'retryable', error }));
       });
-      req.on('error', (error) => resolve({ status: 'retryable', error }));
+      req.on('error', (error) => resolve(requestFailed(error)));
       sending.request = { req, timer };
       req.end(body);
     });

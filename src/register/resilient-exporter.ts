@@ -134,6 +134,14 @@ export class ResilientExporter implements SpanExporter {
   private onFailure(batch: ReadableSpan[], error: unknown): void {
     this.stats.exportFailures += 1;
     this.lastFailureAt = Date.now();
+    if ((error as { permanent?: unknown } | undefined)?.permanent === true) {
+      this.stats.spansDropped += batch.length;
+      reportOnce(
+        'export-error',
+        `could not export spans to ${this.target} (${describe(error)}), and sending again would fail the same way; ${batch.length} dropped.`,
+      );
+      return;
+    }
     if (isPermanent(error)) {
       this.stats.spansDropped += batch.length;
       reportOnce(

@@ -120,3 +120,30 @@ describe('register() while the trace service stays down', () => {
 async function waitUntil(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
 }
+
+describe('a request error that retrying cannot cure', () => {
+  it('drops and counts the spans at once when TLS fails (https to a plain HTTP service), instead of retrying forever', async () => {
+    const plain = await startOtlpReceiver();
+    const logger = { lines: [] as string[] };
+    const keep = (...args: unknown[]) => {
+      logger.lines.push(args.map(String).join(' '));
+    };
+    const weft = register({
+      baseUrl: plain.url.replace('http:', 'https:'),
+      project: 'acme/tls',
+      instrumentations: [],
+      flushOnExit: false,
+      logger: { error: keep, warn: keep, info: keep, debug: keep, verbose: keep },
+      batch: { exportTimeoutMillis: 500 },
+    });
+    try {
+      trace.getTracer('t').startSpan('over-tls').end();
+      await weft.forceFlush();
+      expect(weft.stats).toMatchObject({ spansEnded: 1, spansExported: 0, spansDropped: 1 });
+      expect(logger.lines.join('\n')).toContain('sending again would fail the same way');
+    } finally {
+      await weft.shutdown();
+      await plain.close();
+    }
+  });
+});
