@@ -53,6 +53,8 @@ export class ResilientExporter implements SpanExporter {
     private readonly stats: ExportStats,
     private readonly target: string,
     private readonly maxRetrySpans: number,
+    /** Most spans in one request, the backlog included. */
+    private readonly maxBatchSize: number,
     /** Appended to the first failure report, e.g. how to start the local dev service. */
     private readonly hint = '',
   ) {}
@@ -71,20 +73,23 @@ export class ResilientExporter implements SpanExporter {
     // Take the retry backlog now: concurrent exports (a flush sends batches in parallel) must not resend it twice.
     const batch = this.pending.length > 0 ? [...this.pending, ...spans] : spans;
     this.pending = [];
-    let answered = false;
-    const answer = () => {
-      if (answered) return;
-      answered = true;
-      resultCallback({ code: ExportResultCode.SUCCESS });
-    };
+    // The backlog goes out in requests no larger than a batch: one request of everything kept could be refused
+    // for its size (413, for good) and lose it all at once.
+    const requests: Promise<void>[] = [];
+    for (let start = 0; start < batch.length; start += this.maxBatchSize) {
+      requests.push(this.sendRequest(batch.slice(start, start + this.maxBatchSize)));
+    }
+    if (requests.length === 0) requests.push(this.sendRequest([]));
+    void Promise.all(requests).then(() => resultCallback({ code: ExportResultCode.SUCCESS }));
+  }
+
+  /** Sends one request; resolves once it settled and was counted, or once weft stopped waiting for it. */
+  private sendRequest(batch: ReadableSpan[]): Promise<void> {
     let done = () => {};
     const settled = new Promise<void>((resolve) => {
       done = resolve;
     });
-    this.inFlight.set(settled, () => {
-      answer();
-      done();
-    });
+    this.inFlight.set(settled, () => done());
     let finished = false;
     const settle = (result: ExportResult) => {
       if (finished) return;
@@ -94,10 +99,11 @@ export class ResilientExporter implements SpanExporter {
         this.stats.spansExported += batch.length;
         this.pauseMs = 0;
         this.pausedUntil = 0;
+        // The service took a request after asking to wait: what it held back may go again.
+        this.heldUntil = 0;
       } else {
         this.onFailure(batch, result.error);
       }
-      answer();
       done();
     };
     try {
@@ -105,6 +111,7 @@ export class ResilientExporter implements SpanExporter {
     } catch (error) {
       settle({ code: ExportResultCode.FAILED, error: error as Error });
     }
+    return settled;
   }
 
   /** Resolves once every export in flight now has settled and been counted. */

@@ -133,10 +133,11 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
       reportOnce('export-partial', `${host} refused ${rejected} span(s): ${message.slice(0, 300)}`);
     },
   );
-  const exporter = new ResilientExporter(otlp, stats, host, batch.maxRetrySpans, hint);
+  const maxExportBatchSize = Math.min(batch.maxExportBatchSize, batch.maxQueueSize);
+  const exporter = new ResilientExporter(otlp, stats, host, batch.maxRetrySpans, maxExportBatchSize, hint);
   const bsp = new BatchSpanProcessor(exporter, {
     maxQueueSize: batch.maxQueueSize,
-    maxExportBatchSize: Math.min(batch.maxExportBatchSize, batch.maxQueueSize),
+    maxExportBatchSize,
     scheduledDelayMillis: batch.scheduledDelayMillis,
     // Later than the request's own timeout, so that every export settles through weft's accounting.
     exportTimeoutMillis: batch.exportTimeoutMillis + 1000,
