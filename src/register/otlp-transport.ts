@@ -139,7 +139,11 @@ export function createOtlpTransport(config: OtlpTransportConfig): OtlpTransport 
             resolve({ status: 'retryable', retryInMillis: wait, error: new RetryableExportError(res.statusMessage, status, wait) });
           } else resolve({ status: 'failure', error: new OTLPExporterError(res.statusMessage, status, text()) });
         });
-        res.on('error', (error) => resolve({ status: 'retryable', error }));
+        // The service took the spans (2xx) and only its answer broke off: sending them again would duplicate them.
+        res.on('error', (error) => {
+          const status = res.statusCode ?? 0;
+          resolve(status >= 200 && status < 300 ? { status: 'success', data: new Uint8Array(0) } : { status: 'retryable', error });
+        });
       });
       req.on('error', (error) => resolve(requestFailed(error)));
       sending.request = { req, timer };

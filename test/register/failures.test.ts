@@ -147,3 +147,38 @@ describe('a request error that retrying cannot cure', () => {
     }
   });
 });
+
+describe('an answer that breaks off after the service accepted the spans', () => {
+  it('counts the spans as exported and does not send them again', async () => {
+    const { createServer } = await import('node:http');
+    let requests = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        requests += 1;
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        res.write('{"partial', () => res.socket?.destroy());
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    const weft = register({
+      baseUrl: `http://127.0.0.1:${port}`,
+      project: 'acme/broken-answer',
+      instrumentations: [],
+      flushOnExit: false,
+      batch: { exportTimeoutMillis: 500 },
+    });
+    try {
+      endSpans(1, 'accepted');
+      await weft.forceFlush();
+      await weft.shutdown();
+      expect(weft.stats).toMatchObject({ spansEnded: 1, spansExported: 1, spansDropped: 0, exportFailures: 0 });
+      expect(requests).toBe(1);
+    } finally {
+      await weft.shutdown();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
