@@ -106,7 +106,7 @@ export function register(options: RegisterOptions = {}): WeftHandle {
   // Validate everything before anything global changes.
   exitFlushTimeout(options.exitFlushTimeoutMillis);
   const connection = resolveConnection(options);
-  rememberSecret(connection.apiKey);
+  rememberSecret(connection.apiKey, true);
   const exporting = exportPipeline(connection, options);
   const routing = routingAttributes(connection.project);
   const serviceName = options.serviceName ?? process.env.OTEL_SERVICE_NAME;
