@@ -4,17 +4,36 @@
  * remove them, whichever folder the text passes through. Shared by the ESM and CommonJS copies of weft.
  */
 const SECRETS_KEY = Symbol.for('weft.secrets');
-const shared = globalThis as { [SECRETS_KEY]?: Set<string> };
+const PINNED_KEY = Symbol.for('weft.secrets.pinned');
+const shared = globalThis as { [SECRETS_KEY]?: Set<string>; [PINNED_KEY]?: Set<string> };
 shared[SECRETS_KEY] ??= new Set<string>();
+shared[PINNED_KEY] ??= new Set<string>();
+/** In the order they were last remembered, oldest first. */
 const known = shared[SECRETS_KEY];
+/** Never evicted: weft's own API key. */
+const pinned = shared[PINNED_KEY];
 
-// Shorter strings are too likely to occur in ordinary text; a process holds only a few keys.
+// Shorter strings are too likely to occur in ordinary text. A process usually holds only a few keys; past this
+// many (an app creating a client per tenant), the one remembered longest ago makes room, so new keys are always
+// scrubbed.
 const MIN_LENGTH = 8;
 const MAX_KNOWN = 32;
 
-/** Remembers a secret so that {@link scrubSecrets} removes it. Cheap to call again with the same value. */
-export function rememberSecret(value: unknown): void {
-  if (typeof value === 'string' && value.length >= MIN_LENGTH && known.size < MAX_KNOWN) known.add(value);
+/**
+ * Remembers a secret so that {@link scrubSecrets} removes it. Cheap to call again with the same value, which
+ * makes it the most recently remembered. A `pinned` secret (weft's own key) is never made room for.
+ */
+export function rememberSecret(value: unknown, pinnedSecret = false): void {
+  if (typeof value !== 'string' || value.length < MIN_LENGTH) return;
+  if (pinnedSecret) pinned.add(value);
+  known.delete(value);
+  known.add(value);
+  if (known.size <= MAX_KNOWN) return;
+  for (const oldest of known) {
+    if (pinned.has(oldest)) continue;
+    known.delete(oldest);
+    return;
+  }
 }
 
 /** `text` with every remembered secret replaced by `[REDACTED]`. */

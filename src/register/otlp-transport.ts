@@ -1,4 +1,4 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { type ClientRequest, Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
@@ -29,7 +29,8 @@ export interface OtlpTransportConfig {
 export interface OtlpTransport extends IExporterTransport {
   /**
    * Lets the process end while requests are open or waiting to be retried (weft gave up waiting for them at
-   * exit): their sockets no longer hold the event loop, and no further attempt is made.
+   * exit): their sockets and timers no longer hold the event loop, and no further attempt is made for them.
+   * Exports started later (the app lived on) are sent and retried as usual.
    */
   release(): void;
 }
@@ -51,6 +52,45 @@ function retryAfterMs(header: string | undefined): number | undefined {
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 
 /**
+ * Request errors that pass: the network, the service restarting, DNS for a moment. ENOTFOUND is among them
+ * although a misspelt host never resolves: an offline machine reports it too, and the retry backlog is bounded.
+ * Anything else (a TLS certificate refused, a protocol error) will fail the same way every time.
+ */
+const RETRYABLE_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+]);
+
+/** A request error that sending again will not cure (e.g. a TLS certificate refused). */
+export class PermanentExportError extends Error {
+  readonly permanent = true;
+  constructor(cause: Error) {
+    super(cause.message, { cause });
+  }
+}
+
+function requestFailed(error: Error): ExportResponse {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== undefined && RETRYABLE_CODES.has(code)) return { status: 'retryable', error };
+  return { status: 'failure', error: new PermanentExportError(error) };
+}
+
+/** One export under way: its attempt in flight or its pause before the next, and whether weft let go of it. */
+interface Sending {
+  released: boolean;
+  request?: { req: ClientRequest; timer: NodeJS.Timeout };
+  wake?: () => void;
+}
+
+/**
  * Sends OTLP bodies over HTTP(S), retrying passing failures within the export timeout as OTel's transport does,
  * but reporting a `Retry-After` it could not honour in time (so that weft holds the spans that long instead of
  * sending them again at the next flush), and with retries and sockets that can be let go of at exit.
@@ -60,11 +100,22 @@ export function createOtlpTransport(config: OtlpTransportConfig): OtlpTransport 
   const secure = url.protocol === 'https:';
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   const request = secure ? httpsRequest : httpRequest;
-  const waits = new Set<() => void>();
-  let released = false;
+  /** The exports under way; `release()` lets go of these, and only these: later exports are sent as usual. */
+  const live = new Set<Sending>();
 
-  const attempt = (body: Uint8Array, timeoutMs: number): Promise<ExportResponse> =>
-    new Promise((resolve) => {
+  const attempt = (body: Uint8Array, timeoutMs: number, sending: Sending): Promise<ExportResponse> =>
+    new Promise((outcome) => {
+      // A wall-clock limit on the whole attempt, not an idle one: a service that trickles a byte now and then
+      // must not keep an export (and its socket, and the process) open forever.
+      const timer = setTimeout(() => {
+        req.destroy();
+        resolve({ status: 'retryable', error: new Error('Request timed out') });
+      }, timeoutMs);
+      const resolve = (response: ExportResponse) => {
+        clearTimeout(timer);
+        sending.request = undefined;
+        outcome(response);
+      };
       const headers: Record<string, string | number> = { ...config.headers, 'User-Agent': config.userAgent, 'Content-Length': body.byteLength };
       if (config.gzip) headers['Content-Encoding'] = 'gzip';
       const req = request(url, { method: 'POST', agent, headers }, (res: IncomingMessage) => {
@@ -88,49 +139,64 @@ export function createOtlpTransport(config: OtlpTransportConfig): OtlpTransport 
             resolve({ status: 'retryable', retryInMillis: wait, error: new RetryableExportError(res.statusMessage, status, wait) });
           } else resolve({ status: 'failure', error: new OTLPExporterError(res.statusMessage, status, text()) });
         });
-        res.on('error', (error) => resolve({ status: 'retryable', error }));
+        // The service took the spans (2xx) and only its answer broke off: sending them again would duplicate them.
+        res.on('error', (error) => {
+          const status = res.statusCode ?? 0;
+          resolve(status >= 200 && status < 300 ? { status: 'success', data: new Uint8Array(0) } : { status: 'retryable', error });
+        });
       });
-      req.setTimeout(timeoutMs, () => {
-        req.destroy();
-        resolve({ status: 'retryable', error: new Error('Request timed out') });
-      });
-      req.on('error', (error) => resolve({ status: 'retryable', error }));
-      if (released) req.on('socket', (socket) => socket.unref());
+      req.on('error', (error) => resolve(requestFailed(error)));
+      sending.request = { req, timer };
       req.end(body);
     });
 
-  const pause = (ms: number): Promise<void> =>
+  const pause = (ms: number, sending: Sending): Promise<void> =>
     new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        waits.delete(done);
+        sending.wake = undefined;
         resolve();
       };
       const timer = setTimeout(done, ms);
-      waits.add(done);
+      sending.wake = done;
     });
 
   return {
     async send(data, timeoutMillis) {
-      const deadline = Date.now() + timeoutMillis;
-      const body = config.gzip ? await gzipAsync(data) : data;
-      let backoff = FIRST_BACKOFF_MS;
-      let result = await attempt(body, timeoutMillis);
-      for (let n = 1; n < MAX_ATTEMPTS && result.status === 'retryable' && !released; n++) {
-        const jittered = Math.min(backoff * (0.8 + Math.random() * 0.4), LONGEST_BACKOFF_MS);
-        backoff *= 1.5;
-        const wait = result.retryInMillis ?? jittered;
-        if (wait > deadline - Date.now()) break;
-        await pause(wait);
-        if (released) break;
-        result = await attempt(body, Math.max(1, deadline - Date.now()));
+      const sending: Sending = { released: false };
+      live.add(sending);
+      try {
+        const deadline = Date.now() + timeoutMillis;
+        const body = config.gzip ? await gzipAsync(data) : data;
+        let backoff = FIRST_BACKOFF_MS;
+        let result = await attempt(body, timeoutMillis, sending);
+        for (let n = 1; n < MAX_ATTEMPTS && result.status === 'retryable' && !sending.released; n++) {
+          const jittered = Math.min(backoff * (0.8 + Math.random() * 0.4), LONGEST_BACKOFF_MS);
+          backoff *= 1.5;
+          const wait = result.retryInMillis ?? jittered;
+          if (wait > deadline - Date.now()) break;
+          await pause(wait, sending);
+          if (sending.released) break;
+          result = await attempt(body, Math.max(1, deadline - Date.now()), sending);
+        }
+        return result;
+      } finally {
+        live.delete(sending);
       }
-      return result;
     },
     release() {
-      released = true;
-      for (const done of [...waits]) done();
-      for (const sockets of Object.values(agent.sockets)) for (const socket of sockets ?? []) socket.unref();
+      for (const sending of live) {
+        sending.released = true;
+        sending.wake?.();
+        const open = sending.request;
+        if (open) {
+          // Its timer and socket stay, so that it still settles (and its spans are counted) if the process lives on,
+          // but neither holds the process. A keep-alive socket is referenced again when a later request reuses it.
+          open.timer.unref();
+          if (open.req.socket) open.req.socket.unref();
+          else open.req.once('socket', (socket) => socket.unref());
+        }
+      }
     },
     shutdown() {
       agent.destroy();

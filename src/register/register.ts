@@ -106,7 +106,7 @@ export function register(options: RegisterOptions = {}): WeftHandle {
   // Validate everything before anything global changes.
   exitFlushTimeout(options.exitFlushTimeoutMillis);
   const connection = resolveConnection(options);
-  rememberSecret(connection.apiKey);
+  rememberSecret(connection.apiKey, true);
   const exporting = exportPipeline(connection, options);
   const routing = routingAttributes(connection.project);
   const serviceName = options.serviceName ?? process.env.OTEL_SERVICE_NAME;
@@ -156,10 +156,22 @@ export function register(options: RegisterOptions = {}): WeftHandle {
       lastFlushedAt = exporting.stats.spansEnded;
       await provider.forceFlush();
     });
+  // Spans still waiting for a retry after the last attempt at exit (the service asked to wait longer, or failed
+  // again) end with the process: say how many, once.
+  const exitFlush = async () => {
+    await forceFlush();
+    const waiting = exporting.waitingSpans();
+    if (waiting > 0) {
+      reportOnce(
+        'exit-waiting',
+        `${waiting} span(s) waiting for a retry could not be sent to ${exporting.endpoint} before exit and are dropped if the process ends now.`,
+      );
+    }
+  };
   const removeExitHooks =
     options.flushOnExit === false
       ? () => {}
-      : installExitHooks(forceFlush, () => exporting.stats.spansEnded !== lastFlushedAt, exitTimeout, () => {
+      : installExitHooks(exitFlush, () => exporting.stats.spansEnded !== lastFlushedAt || exporting.hasWork(), exitTimeout, () => {
           reportOnce(
             'exit-timeout',
             `gave up sending spans to ${exporting.endpoint} at exit after ${exitTimeout} ms; ${exporting.stats.spansEnded - exporting.stats.spansExported - exporting.stats.spansDropped} span(s) were not sent.${exporting.hint}`,

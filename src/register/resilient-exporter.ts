@@ -46,12 +46,15 @@ export class ResilientExporter implements SpanExporter {
   private pausedUntil = 0;
   /** Until when the service asked not to be sent anything (`Retry-After`); even a flush waits for it. */
   private heldUntil = 0;
+  private stopping: Promise<void> | undefined;
 
   constructor(
     private readonly inner: SpanExporter,
     private readonly stats: ExportStats,
     private readonly target: string,
     private readonly maxRetrySpans: number,
+    /** Most spans in one request, the backlog included. */
+    private readonly maxBatchSize: number,
     /** Appended to the first failure report, e.g. how to start the local dev service. */
     private readonly hint = '',
   ) {}
@@ -70,20 +73,23 @@ export class ResilientExporter implements SpanExporter {
     // Take the retry backlog now: concurrent exports (a flush sends batches in parallel) must not resend it twice.
     const batch = this.pending.length > 0 ? [...this.pending, ...spans] : spans;
     this.pending = [];
-    let answered = false;
-    const answer = () => {
-      if (answered) return;
-      answered = true;
-      resultCallback({ code: ExportResultCode.SUCCESS });
-    };
+    // The backlog goes out in requests no larger than a batch: one request of everything kept could be refused
+    // for its size (413, for good) and lose it all at once.
+    const requests: Promise<void>[] = [];
+    for (let start = 0; start < batch.length; start += this.maxBatchSize) {
+      requests.push(this.sendRequest(batch.slice(start, start + this.maxBatchSize)));
+    }
+    if (requests.length === 0) requests.push(this.sendRequest([]));
+    void Promise.all(requests).then(() => resultCallback({ code: ExportResultCode.SUCCESS }));
+  }
+
+  /** Sends one request; resolves once it settled and was counted, or once weft stopped waiting for it. */
+  private sendRequest(batch: ReadableSpan[]): Promise<void> {
     let done = () => {};
     const settled = new Promise<void>((resolve) => {
       done = resolve;
     });
-    this.inFlight.set(settled, () => {
-      answer();
-      done();
-    });
+    this.inFlight.set(settled, () => done());
     let finished = false;
     const settle = (result: ExportResult) => {
       if (finished) return;
@@ -93,10 +99,11 @@ export class ResilientExporter implements SpanExporter {
         this.stats.spansExported += batch.length;
         this.pauseMs = 0;
         this.pausedUntil = 0;
+        // The service took a request after asking to wait: what it held back may go again.
+        this.heldUntil = 0;
       } else {
         this.onFailure(batch, result.error);
       }
-      answer();
       done();
     };
     try {
@@ -104,11 +111,22 @@ export class ResilientExporter implements SpanExporter {
     } catch (error) {
       settle({ code: ExportResultCode.FAILED, error: error as Error });
     }
+    return settled;
   }
 
   /** Resolves once every export in flight now has settled and been counted. */
   async settled(): Promise<void> {
     await Promise.all([...this.inFlight.keys()]);
+  }
+
+  /** Whether spans wait for a retry or an export is in flight: an exit flush has something to do. */
+  hasWork(): boolean {
+    return this.pending.length > 0 || this.inFlight.size > 0;
+  }
+
+  /** How many spans wait for a retry. */
+  get waiting(): number {
+    return this.pending.length;
   }
 
   /**
@@ -123,6 +141,14 @@ export class ResilientExporter implements SpanExporter {
   private onFailure(batch: ReadableSpan[], error: unknown): void {
     this.stats.exportFailures += 1;
     this.lastFailureAt = Date.now();
+    if ((error as { permanent?: unknown } | undefined)?.permanent === true) {
+      this.stats.spansDropped += batch.length;
+      reportOnce(
+        'export-error',
+        `could not export spans to ${this.target} (${describe(error)}), and sending again would fail the same way; ${batch.length} dropped.`,
+      );
+      return;
+    }
     if (isPermanent(error)) {
       this.stats.spansDropped += batch.length;
       reportOnce(
@@ -173,7 +199,13 @@ export class ResilientExporter implements SpanExporter {
    * during this shutdown already, or asked to wait longer), and counts whatever is still unsent as dropped: after shutdown every span
    * that entered the pipeline is either exported or counted.
    */
-  async shutdown(): Promise<void> {
+  shutdown(): Promise<void> {
+    // Called by the batch processor, and by weft's processor again when the batch processor's flush failed.
+    this.stopping ??= this.stop();
+    return this.stopping;
+  }
+
+  private async stop(): Promise<void> {
     const since = Date.now();
     await this.settled();
     await this.retryPending(since);

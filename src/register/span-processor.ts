@@ -1,4 +1,5 @@
 import type { Context } from '@opentelemetry/api';
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { BatchSpanProcessor, type ReadableSpan, type Span, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { type Connection, devServiceHint, joinUrl, type ProjectRef, resolveConnection, sendsKeyInClear } from '../config/index.js';
 import { WeftConfigError } from '../config/index.js';
@@ -43,6 +44,36 @@ function resolveBatch(batch: BatchOptions = {}) {
   };
 }
 
+/**
+ * The `headers` option, checked as Node would check them at every request: a name or value it refuses (a line
+ * break, a non-ASCII character) would otherwise make every export fail. The value is never repeated in the message.
+ */
+function checkHeaders(headers: unknown): Record<string, string> | undefined {
+  if (headers === undefined) return undefined;
+  const refuse = (why: string): never => {
+    throw new WeftConfigError('headers', undefined, `weft: option \`headers\` ${why}.`);
+  };
+  if (headers === null || typeof headers !== 'object' || Array.isArray(headers)) refuse('must be an object of header names to string values');
+  for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+    try {
+      validateHeaderName(name);
+    } catch {
+      refuse(`has an invalid header name ${JSON.stringify(name.slice(0, 60))}`);
+    }
+    // Left out of the request, as OTel's merge does (a plain-JS app's unset variable).
+    if (value === undefined) continue;
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+      refuse(`has a value for "${name}" that is not a string`);
+    }
+    try {
+      validateHeaderValue(name, String(value));
+    } catch {
+      refuse(`has an invalid value for "${name}" (a line break or other character not allowed in a header)`);
+    }
+  }
+  return headers as Record<string, string>;
+}
+
 /** The export headers: auth (spec: Bearer), the project routing the trace service reads, then the user's extras. */
 function exportHeaders(connection: Connection, extra: Record<string, string> = {}): Record<string, string> {
   const headers: Record<string, string> = { project_id: connection.project.id, ...extra };
@@ -69,11 +100,16 @@ export function weftSpanProcessor(options: ExportOptions = {}): WeftSpanProcesso
 export interface ExportPipeline extends WeftSpanProcessor {
   /** Stops open export requests from keeping the process alive (weft gave up waiting for them at exit). */
   releaseConnections(): void;
+  /** Whether spans wait for a retry or an export is in flight, whether or not spans ended since. */
+  hasWork(): boolean;
+  /** How many spans wait for a retry (the service failed or asked to wait). */
+  waitingSpans(): number;
 }
 
 /** {@link weftSpanProcessor} for a connection already resolved (register() resolves it once for everything). */
 export function exportPipeline(connection: Connection, options: ExportOptions): ExportPipeline {
   const batch = resolveBatch(options.batch);
+  const extraHeaders = checkHeaders(options.headers);
   const url = joinUrl(connection.baseUrl, OTLP_TRACES_PATH);
   if (options.compression !== undefined && options.compression !== 'gzip' && options.compression !== 'none') {
     throw new WeftConfigError('compression', undefined, `weft: option \`compression\` must be "gzip" or "none", got "${options.compression}".`);
@@ -87,7 +123,7 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
   const otlp = createOtlpExporter(
     {
       url,
-      headers: exportHeaders(connection, options.headers),
+      headers: exportHeaders(connection, extraHeaders),
       timeoutMillis: batch.exportTimeoutMillis,
       gzip: options.compression === 'gzip',
       userAgent: `weft/${VERSION}`,
@@ -97,10 +133,11 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
       reportOnce('export-partial', `${host} refused ${rejected} span(s): ${message.slice(0, 300)}`);
     },
   );
-  const exporter = new ResilientExporter(otlp, stats, host, batch.maxRetrySpans, hint);
+  const maxExportBatchSize = Math.min(batch.maxExportBatchSize, batch.maxQueueSize);
+  const exporter = new ResilientExporter(otlp, stats, host, batch.maxRetrySpans, maxExportBatchSize, hint);
   const bsp = new BatchSpanProcessor(exporter, {
     maxQueueSize: batch.maxQueueSize,
-    maxExportBatchSize: Math.min(batch.maxExportBatchSize, batch.maxQueueSize),
+    maxExportBatchSize,
     scheduledDelayMillis: batch.scheduledDelayMillis,
     // Later than the request's own timeout, so that every export settles through weft's accounting.
     exportTimeoutMillis: batch.exportTimeoutMillis + 1000,
@@ -120,11 +157,21 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
       await Promise.all([bounded.forceFlush(), exporter.settled()]);
       await exporter.retryPending(since);
     },
-    shutdown: () => bounded.shutdown(),
+    // The batch processor shuts its exporter down only when its last flush succeeded: when that flush timed out,
+    // the spans still kept or in flight must be counted, and the exporter's sockets closed, all the same.
+    shutdown: async () => {
+      try {
+        await bounded.shutdown();
+      } finally {
+        await exporter.shutdown();
+      }
+    },
     releaseConnections: () => {
       exporter.stopWaiting();
       otlp.releaseConnections();
     },
+    hasWork: () => exporter.hasWork(),
+    waitingSpans: () => exporter.waiting,
   };
 }
 

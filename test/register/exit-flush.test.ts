@@ -45,3 +45,19 @@ describe('a trace service that never answers at exit', () => {
     expect(result.stderr).toContain('gave up sending spans');
   }, 20_000);
 });
+
+describe('an app that lives on after weft gave up at exit', () => {
+  let service: OtlpReceiver;
+  beforeEach(async () => {
+    // The export at exit hangs; the next one is refused for a passing reason; then the service is back.
+    service = await startOtlpReceiver({ reply: (_, index) => (index === 0 ? 'hang' : index === 1 ? { status: 503 } : { status: 200 }) });
+  });
+  afterEach(() => service.close());
+
+  it('still retries its later exports: letting go concerned only the requests open at that moment', async () => {
+    const result = await runNode([fixture('lives-on-after-give-up.mjs')], { WEFT_BASE_URL: service.url, WEFT_PROJECT: 'acme/lives-on' });
+    expect(result.stderr).toContain('gave up sending spans');
+    expect(result.stdout).toContain('after flush {"spansExported":1}');
+    expect(service.spans().map((s) => s.name)).toContain('later');
+  }, 20_000);
+});

@@ -120,3 +120,65 @@ describe('register() while the trace service stays down', () => {
 async function waitUntil(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
 }
+
+describe('a request error that retrying cannot cure', () => {
+  it('drops and counts the spans at once when TLS fails (https to a plain HTTP service), instead of retrying forever', async () => {
+    const plain = await startOtlpReceiver();
+    const logger = { lines: [] as string[] };
+    const keep = (...args: unknown[]) => {
+      logger.lines.push(args.map(String).join(' '));
+    };
+    const weft = register({
+      baseUrl: plain.url.replace('http:', 'https:'),
+      project: 'acme/tls',
+      instrumentations: [],
+      flushOnExit: false,
+      logger: { error: keep, warn: keep, info: keep, debug: keep, verbose: keep },
+      batch: { exportTimeoutMillis: 500 },
+    });
+    try {
+      trace.getTracer('t').startSpan('over-tls').end();
+      await weft.forceFlush();
+      expect(weft.stats).toMatchObject({ spansEnded: 1, spansExported: 0, spansDropped: 1 });
+      expect(logger.lines.join('\n')).toContain('sending again would fail the same way');
+    } finally {
+      await weft.shutdown();
+      await plain.close();
+    }
+  });
+});
+
+describe('an answer that breaks off after the service accepted the spans', () => {
+  it('counts the spans as exported and does not send them again', async () => {
+    const { createServer } = await import('node:http');
+    let requests = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        requests += 1;
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        res.write('{"partial', () => res.socket?.destroy());
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    const weft = register({
+      baseUrl: `http://127.0.0.1:${port}`,
+      project: 'acme/broken-answer',
+      instrumentations: [],
+      flushOnExit: false,
+      batch: { exportTimeoutMillis: 500 },
+    });
+    try {
+      endSpans(1, 'accepted');
+      await weft.forceFlush();
+      await weft.shutdown();
+      expect(weft.stats).toMatchObject({ spansEnded: 1, spansExported: 1, spansDropped: 0, exportFailures: 0 });
+      expect(requests).toBe(1);
+    } finally {
+      await weft.shutdown();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});

@@ -93,3 +93,27 @@ describe('the ES module and CommonJS copies of weft in one process', () => {
     expect(receiver.spans().map((s) => s.name)).toEqual(['fromTheOtherCopy']);
   });
 });
+
+describe('the headers option', () => {
+  it('refuses a header value with a line break at register(), naming the option and not the value', () => {
+    const error = configError(() =>
+      register({ baseUrl: 'http://127.0.0.1:9', project: 'a/b', instrumentations: [], headers: { 'x-proxy-token': 'abc\r\ndef' } }),
+    );
+    expect(error.option).toBe('headers');
+    expect(error.message).toContain('x-proxy-token');
+    expect(error.message).not.toContain('abc');
+  });
+
+  it('refuses an invalid header name', () => {
+    const error = configError(() => register({ baseUrl: 'http://127.0.0.1:9', project: 'a/b', instrumentations: [], headers: { 'bad name': 'v' } }));
+    expect(error.option).toBe('headers');
+  });
+
+  it('sends valid extra headers', async () => {
+    receiver = await startOtlpReceiver();
+    handle = register({ baseUrl: receiver.url, project: 'a/b', instrumentations: [], flushOnExit: false, headers: { 'x-proxy-token': 'abc' } });
+    trace.getTracer('t').startSpan('with-header').end();
+    await handle.forceFlush();
+    expect(receiver.requests[0]?.headers['x-proxy-token']).toBe('abc');
+  });
+});
