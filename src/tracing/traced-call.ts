@@ -95,7 +95,8 @@ function endSafely(span: Span): void {
  *   without weft (a native promise's identity carries nothing, and the type is still `Promise`);
  * - a Promise subclass (such as the `openai` package's APIPromise, with `withResponse()`) is returned as the very
  *   same object and followed on a side branch that records its outcome: its work already started when it was
- *   made (a rejection it records counts as handled; see below);
+ *   made (a rejection it records counts as handled; see below). An APIPromise is followed through `asResponse()`,
+ *   never `then`, which would read its body;
  * - any other thenable (a lazy query builder, say) is not touched, since `then` may be what runs it: the span
  *   ends now, without an output;
  * - plain values end the span at once.
@@ -137,6 +138,10 @@ export function settle<R>(call: ActiveCall, result: R): R {
       end(argument);
     };
   try {
+    if (typeof (result as { asResponse?: unknown }).asResponse === 'function') {
+      followWithoutParsing(result as unknown as ApiPromiseLike, once((value: unknown) => succeed(call, value)), once((error: unknown) => fail(call, error)));
+      return result;
+    }
     (result as Promise<unknown>).then(
       once((value: unknown) => succeed(call, value)),
       once((error: unknown) => fail(call, error)),
@@ -147,6 +152,26 @@ export function settle<R>(call: ActiveCall, result: R): R {
     once(() => endSafely(call.span))(undefined);
   }
   return result;
+}
+
+/** The part of the `openai` package's APIPromise that weft reads. */
+interface ApiPromiseLike {
+  asResponse(): Promise<unknown>;
+  /** Set by the SDK once something parses the body (the app's `await`, `then`, `withResponse()`). */
+  parsedPromise?: Promise<unknown>;
+}
+
+/**
+ * Follows an APIPromise without making it parse: its `then` reads the response body, which would leave an app that
+ * takes the raw response with `asResponse()` a body already used. `asResponse()` settles with the HTTP response and
+ * reads nothing; by then an app that awaits the promise has started the parse, whose value becomes the output.
+ */
+function followWithoutParsing(promise: ApiPromiseLike, succeed: (value: unknown) => void, fail: (error: unknown) => void): void {
+  promise.asResponse().then(() => {
+    const parsed = promise.parsedPromise;
+    if (parsed && typeof parsed.then === 'function') parsed.then(succeed, fail);
+    else succeed(undefined);
+  }, fail);
 }
 
 function hasKeys(record: Record<string, unknown>): boolean {

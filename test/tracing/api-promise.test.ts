@@ -1,0 +1,56 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { op } from 'weft';
+import { HELLO, type OpenAIServer, startOpenAIServer } from '../helpers/openai-server.js';
+import { named, outputOf, startHarness, type TracingHarness } from './harness.js';
+
+// An op that returns the openai package's APIPromise itself: weft follows it without making it parse the body.
+
+let harness: TracingHarness;
+let server: OpenAIServer;
+let client: OpenAI;
+beforeAll(async () => {
+  harness = await startHarness();
+  server = await startOpenAIServer();
+  client = new OpenAI({ baseURL: server.baseURL, apiKey: 'sk-test', maxRetries: 0 });
+});
+afterAll(async () => {
+  await harness.close();
+  await server.close();
+});
+
+const ask = op(function ask() {
+  return client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+});
+
+it('leaves the raw response body unread for an app that takes it with asResponse()', async () => {
+  let body = '';
+  const spans = await harness.capture(async () => {
+    const response = await ask().asResponse();
+    body = await response.text();
+  });
+  expect(JSON.parse(body).choices[0].message.content).toBe('Hello there!');
+  expect(named(spans, 'ask').status.code).not.toBe(2);
+});
+
+it('records the parsed completion as the output when the app awaits the APIPromise', async () => {
+  let content: string | null | undefined;
+  const spans = await harness.capture(async () => {
+    content = (await ask()).choices[0]?.message.content;
+  });
+  expect(content).toBe('Hello there!');
+  expect(outputOf(named(spans, 'ask'))).toMatchObject({ choices: [{ message: { content: 'Hello there!' } }] });
+});
+
+it('records the error of a failed request and hands the app the same error', async () => {
+  server.reply({ status: 400, error: { message: 'no such model', type: 'invalid_request_error' } });
+  let caught: unknown;
+  const spans = await harness.capture(async () => {
+    await ask().catch((error: unknown) => {
+      caught = error;
+    });
+  });
+  server.reply(HELLO);
+  expect(caught).toBeInstanceOf(OpenAI.APIError);
+  expect(named(spans, 'ask').status.code).toBe(2);
+});
