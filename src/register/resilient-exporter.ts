@@ -42,6 +42,8 @@ export class ResilientExporter implements SpanExporter {
   /** Each export request in flight, with the means to stop waiting for it early. */
   private readonly inFlight = new Map<Promise<void>, () => void>();
   private lastFailureAt = 0;
+  // Failures counted, so that "has it failed since?" does not depend on the clock's millisecond.
+  private failures = 0;
   private pauseMs = 0;
   private pausedUntil = 0;
   /** Until when the service asked not to be sent anything (`Retry-After`); even a flush waits for it. */
@@ -140,6 +142,7 @@ export class ResilientExporter implements SpanExporter {
 
   private onFailure(batch: ReadableSpan[], error: unknown): void {
     this.stats.exportFailures += 1;
+    this.failures += 1;
     this.lastFailureAt = Date.now();
     if ((error as { permanent?: unknown } | undefined)?.permanent === true) {
       this.stats.spansDropped += batch.length;
@@ -181,12 +184,17 @@ export class ResilientExporter implements SpanExporter {
     this.pending = overflow > 0 ? waiting.slice(overflow) : waiting;
   }
 
+  /** A mark to give {@link retryPending}: failures after it mean the backend has just failed again. */
+  failureMark(): number {
+    return this.failures;
+  }
+
   /**
-   * Sends whatever waits for a retry, pause or not, unless it failed at or after `notFailedSince` (a flush that
+   * Sends whatever waits for a retry, pause or not, unless it failed after the mark `notFailedSince` (a flush that
    * has just seen the backend fail does not wait for it a second time) or the service asked to wait longer.
    */
   async retryPending(notFailedSince = Number.POSITIVE_INFINITY): Promise<void> {
-    if (this.pending.length === 0 || this.lastFailureAt >= notFailedSince || Date.now() < this.heldUntil) return;
+    if (this.pending.length === 0 || this.failures > notFailedSince || Date.now() < this.heldUntil) return;
     await new Promise<void>((resolve) => this.send([], () => resolve()));
   }
 
@@ -206,7 +214,7 @@ export class ResilientExporter implements SpanExporter {
   }
 
   private async stop(): Promise<void> {
-    const since = Date.now();
+    const since = this.failureMark();
     await this.settled();
     await this.retryPending(since);
     this.stats.spansDropped += this.pending.length;

@@ -153,7 +153,7 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
     // The batch processor neither waits for the export its timer started nor flushes its exporter: a flush waits
     // for every export in flight, and spans kept for a retry get their attempt here.
     forceFlush: async () => {
-      const since = Date.now();
+      const since = exporter.failureMark();
       await Promise.all([bounded.forceFlush(), exporter.settled()]);
       await exporter.retryPending(since);
     },
