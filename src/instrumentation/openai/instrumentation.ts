@@ -181,19 +181,13 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
       debug('openai chat completions are already patched by weft; not patching them again.');
       return true;
     }
-    const own = this.host();
-    // Read at call time: the instance that patched may since have been disabled, or another one enabled.
-    const host: PatchHost = {
-      isEnabled: () => latestEnabled() !== undefined,
-      tracer: () => (latestEnabled() ?? own).tracer(),
-      chatConfig: () => (latestEnabled() ?? own).chatConfig(),
-    };
     record.methods = [];
     const methods = prototype as unknown as Record<string, unknown>;
     for (const name of PATCHED_METHODS) {
       const original = methods[name];
       if (typeof original !== 'function') continue;
-      const wrapper = tracedCompletionsMethod(host, original as Method, name);
+      // The instance is read at call time: the one that patched may since have been disabled, or another enabled.
+      const wrapper = tracedCompletionsMethod(latestEnabled, original as Method, name);
       markWrapper(wrapper, original as Method);
       methods[name] = wrapper;
       record.methods.push({ name, original: original as Method, wrapper });

@@ -42,19 +42,22 @@ interface ClientShape {
 }
 
 /** Wraps `Completions.prototype.create` (or `.parse`) so every call goes through {@link traceChatCompletion}. */
-export function tracedCompletionsMethod(host: PatchHost, original: Method, kind: 'create' | 'parse'): Method {
+export function tracedCompletionsMethod(currentHost: () => PatchHost | undefined, original: Method, kind: 'create' | 'parse'): Method {
   return function weftTracedCompletions(this: unknown, ...args: unknown[]): unknown {
     // Only the decision is guarded: the original runs once, outside, so its own errors reach the app unchanged.
+    // The host is looked up once per call, so its tracer and options come from the same instance.
+    let host: PatchHost | undefined;
     let options: TraceChatCompletionOptions<unknown> | undefined;
     try {
       const body = args[0];
-      if (host.isEnabled() && body && typeof body === 'object' && !activeContext().getValue(INSIDE_PARSE)) {
-        options = callOptions(host, (this as { _client?: ClientShape } | undefined)?._client);
+      if (body && typeof body === 'object' && !activeContext().getValue(INSIDE_PARSE)) {
+        host = currentHost();
+        if (host) options = callOptions(host, (this as { _client?: ClientShape } | undefined)?._client);
       }
     } catch (error) {
       reportInternalError('openai patch', error);
     }
-    if (!options) return original.apply(this, args);
+    if (!host || !options) return original.apply(this, args);
     const rest = args.slice(1);
     const invoke = (request: ChatCompletionRequest): unknown => {
       if (kind === 'create') return original.call(this, request, ...rest);
