@@ -134,9 +134,9 @@ export class ChatCallRecorder implements ChatCall {
   }
 
   /**
-   * Records one chunk; returns what the caller gets: the chunk, a copy without the `usage: null` weft asked
-   * for, or {@link HIDE_CHUNK} for the usage-only chunk. The chunk itself is never written to: it may be the
-   * app's own (a frozen cache entry, say), and the app sees it only after this returns anyway.
+   * Records one chunk; returns what the caller gets: the chunk without the `usage: null` weft asked for, or
+   * {@link HIDE_CHUNK} for the usage-only chunk. That field goes from the chunk itself, which the SDK has just
+   * parsed; a chunk that cannot be changed (frozen, say) is copied instead of throwing into the app.
    */
   onChunk(chunk: unknown): unknown {
     // On the path of every chunk: no closure, no allocation beyond what the accumulator keeps.
@@ -154,7 +154,7 @@ export class ChatCallRecorder implements ChatCall {
     const { choices, usage } = chunk as { choices?: unknown; usage?: unknown };
     if (usage && Array.isArray(choices) && choices.length === 0) return HIDE_CHUNK;
     // With include_usage every other chunk carries `usage: null`, which the caller would not have seen.
-    if (usage === null) {
+    if (usage === null && !Reflect.deleteProperty(chunk, 'usage')) {
       const { usage: _added, ...shown } = chunk as { usage?: unknown };
       return shown;
     }
