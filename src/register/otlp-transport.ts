@@ -3,6 +3,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { type ExportResponse, type IExporterTransport, OTLPExporterError } from '@opentelemetry/otlp-exporter-base';
+import { parseRetryAfter } from '../client/core/retry.js';
 
 const gzipAsync = promisify(gzip);
 
@@ -40,14 +41,6 @@ const MAX_ATTEMPTS = 5;
 const FIRST_BACKOFF_MS = 1000;
 const LONGEST_BACKOFF_MS = 5000;
 const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
-
-function retryAfterMs(header: string | undefined): number | undefined {
-  if (header === undefined) return undefined;
-  const seconds = Number(header.trim());
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 
@@ -135,7 +128,7 @@ export function createOtlpTransport(config: OtlpTransportConfig): OtlpTransport 
           const text = () => Buffer.concat(chunks).toString('utf8');
           if (status >= 200 && status < 300) resolve({ status: 'success', data: Buffer.concat(chunks) });
           else if (RETRYABLE_STATUS.has(status)) {
-            const wait = retryAfterMs(res.headers['retry-after']);
+            const wait = parseRetryAfter(res.headers);
             resolve({ status: 'retryable', retryInMillis: wait, error: new RetryableExportError(res.statusMessage, status, wait) });
           } else resolve({ status: 'failure', error: new OTLPExporterError(res.statusMessage, status, text()) });
         });
