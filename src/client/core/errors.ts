@@ -206,6 +206,20 @@ export class WeftAbortError extends WeftError {
 /** A successful response (or one JSONL line) was not the JSON it should be. */
 export class WeftParseError extends WeftError {
   override readonly name = 'WeftParseError';
+
+  constructor(message: string, method: string, path: string, options?: { cause?: unknown; code?: string }) {
+    super(message, method, path, { ...options, cause: withoutQuotedInput(options?.cause) });
+  }
+}
+
+/**
+ * `JSON.parse` quotes the text around where it failed (`Unexpected token 'B', "Bearer sk-"... is not valid JSON`),
+ * and a service that echoes the request's Authorization header would put part of the key there. The cause keeps
+ * the kind of failure and its position, without the quoted text.
+ */
+function withoutQuotedInput(cause: unknown): unknown {
+  if (!(cause instanceof SyntaxError)) return cause;
+  return new SyntaxError(cause.message.replace(/"(?:[^"\\]|\\.)*"(?:\.\.\.)?/g, '"…"'));
 }
 
 interface ParsedErrorBody {

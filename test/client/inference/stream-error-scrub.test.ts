@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WeftApiError, WeftRateLimitError, WeftServerError } from 'weft';
+import { WeftApiError, WeftParseError, WeftRateLimitError, WeftServerError } from 'weft';
 import { type LoopbackServer, sendJson, startLoopbackServer } from './loopback-server.js';
 import { API_KEY, chunk, closeClients, inferenceClient, startSse } from './support.js';
 
@@ -77,4 +77,25 @@ describe('a chat stream error that echoes the API key', () => {
     expect(error).toBeInstanceOf(WeftServerError);
     expectNoKey(error as WeftApiError);
   });
+});
+
+it('leaves no part of the key in the error of an event that is not JSON and echoes the Authorization header', async () => {
+  server = await startLoopbackServer((req, res) => {
+    startSse(res);
+    res.end(`data: ${req.headers.authorization}\n\n`);
+  });
+  const error = await inferenceClient(server.origin)
+    .chat.completions.create(streamed, { maxRetries: 0 })
+    .then(async (stream) => {
+      for await (const _ of stream) {
+        // Read to the end: the bad event throws.
+      }
+    })
+    .then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+  expect(error).toBeInstanceOf(WeftParseError);
+  // JSON.parse quotes the text around the failure: here the header's start, `"Bearer sk-"`, the key's first characters.
+  expect(inspect(error, { depth: 10 })).not.toContain(`Bearer ${API_KEY.slice(0, 3)}`);
 });
