@@ -195,7 +195,6 @@ export class HttpCore {
   // Authorization header is built per request, so no printout of a client (or of a resource holding this
   // core) can show it.
   readonly #apiKey: string | undefined;
-  readonly #secrets: readonly string[];
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private readonly backoff: BackoffOptions;
@@ -210,7 +209,6 @@ export class HttpCore {
     this.backoff = checkedBackoff(options.backoff ?? {});
     this.onRetry = options.onRetry;
     this.#apiKey = options.apiKey || undefined;
-    this.#secrets = options.apiKey ? [options.apiKey] : [];
     // So that a span of an op that sees one of this client's errors cannot record the key either.
     rememberSecret(options.apiKey);
     this.defaultHeaders = { 'user-agent': options.userAgent ?? DEFAULT_USER_AGENT, accept: 'application/json' };
@@ -358,7 +356,7 @@ export class HttpCore {
       body: errorBody,
       requestId,
       retryAfterMs: parseRetryAfter(headers),
-      secrets: this.#secrets,
+      secrets: this.#secretList(),
     });
   }
 
@@ -367,7 +365,7 @@ export class HttpCore {
    * returned), scrubbed of the key like the core's own errors, without handing the key out.
    */
   apiError(init: Omit<ApiErrorInit, 'secrets'>): WeftApiError {
-    return createApiError({ ...init, secrets: this.#secrets });
+    return createApiError({ ...init, secrets: this.#secretList() });
   }
 
   /** What `JSON.stringify` shows: the address and limits, never the key nor the default headers' values. */
@@ -378,6 +376,11 @@ export class HttpCore {
   /** What `console.log` and `util.inspect` show: the same as {@link HttpCore.toJSON}. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `HttpCore ${JSON.stringify(this.toJSON())}`;
+  }
+
+  /** The values an error must never show. */
+  #secretList(): string[] {
+    return this.#apiKey ? [this.#apiKey] : [];
   }
 
   private headersFor(options: RequestOptions, encoded: EncodedBody | undefined): Record<string, string> {
