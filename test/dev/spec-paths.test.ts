@@ -18,7 +18,7 @@ async function expectServed(pattern: RegExp, count: number): Promise<void> {
   for (const [method, path] of paths) {
     const res = await fetch(`${dev.url}${path.replace(/\{[^}]+\}/g, 'x')}`, { method });
     await res.arrayBuffer();
-    expect(res.status, `${method} ${path}`).not.toBe(501);
+    expect(res.status, `${method} ${path}`).toBeLessThan(500);
   }
 }
 
