@@ -70,7 +70,8 @@ export class ChatCompletions<
       path,
       body,
       headers: { ...this.route.headers, ...options.headers },
-      ...retryPolicy(options),
+      // A POST is not idempotent unless the caller says so; what the service certainly did not run is retried.
+      retryUnprocessed: true,
     });
   }
 
@@ -81,7 +82,7 @@ export class ChatCompletions<
       path,
       body,
       headers: { accept: 'text/event-stream', ...this.route.headers, ...options.headers },
-      ...retryPolicy(options),
+      retryUnprocessed: true,
     });
     const origin = { method: 'POST', path, requestId: response.requestId, apiError: this.core.apiError.bind(this.core) };
     if (isJsonContentType(response.headers)) throw notAnEventStream(await response.body.text(), origin);
@@ -94,9 +95,4 @@ export class ChatCompletions<
 function callOptions(options: ChatRequestOptions): ChatRequestOptions {
   const { signal, timeoutMs, maxRetries, idempotent, headers } = options;
   return { signal, timeoutMs, maxRetries, idempotent, ...(headers ? { headers } : {}) };
-}
-
-/** Not idempotent unless the caller says so; what the service certainly did not process is retried either way. */
-function retryPolicy(options: ChatRequestOptions): { idempotent: boolean; retryUnprocessed: true } {
-  return { idempotent: options.idempotent ?? false, retryUnprocessed: true };
 }
