@@ -1,23 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Client } from '../../../src/client/index.js';
-import { type RecordingServer, startRecordingServer } from '../core/recording-server.js';
+import { describe, expect, it } from 'vitest';
+import type { Client } from '../../../src/client/index.js';
+import { useRecordingClient } from './recording-client.js';
 
-let server: RecordingServer;
-let client: Client;
-
-beforeAll(async () => {
-  server = await startRecordingServer();
-  client = new Client({ apiKey: 'not-a-key', project: 'team/proj', baseUrl: server.url, maxRetries: 0 });
-});
-
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
-
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const peer = useRecordingClient();
 
 /** Trace methods whose path holds an id, each given an id a URL cannot carry. */
 const BAD_IDS: Array<[string, (c: Client) => Promise<unknown>]> = [
@@ -35,10 +20,10 @@ describe('a trace method given an id a path cannot hold', () => {
     it(`${name} returns a rejected promise, not a throw, and sends nothing`, async () => {
       let result: Promise<unknown> | undefined;
       expect(() => {
-        result = call(client);
+        result = call(peer.client);
       }).not.toThrow();
       await expect(result).rejects.toBeInstanceOf(TypeError);
-      expect(server.requests).toHaveLength(0);
+      expect(peer.server.requests).toHaveLength(0);
     });
   }
 });

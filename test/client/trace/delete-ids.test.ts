@@ -1,24 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WeftConfigError } from '../../../src/config/index.js';
-import { Client } from '../../../src/client/index.js';
-import { type RecordingServer, sendJson, startRecordingServer } from '../core/recording-server.js';
+import { sendJson } from '../core/recording-server.js';
+import type { Client } from '../../../src/client/index.js';
+import { useRecordingClient } from './recording-client.js';
 
-let server: RecordingServer;
-let client: Client;
-
-beforeAll(async () => {
-  server = await startRecordingServer((_req, res) => sendJson(res, 200, { num_deleted: 1 }));
-  client = new Client({ apiKey: 'not-a-key', project: 'team/proj', baseUrl: server.url, maxRetries: 0 });
-});
-
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
-
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const peer = useRecordingClient((_req, res) => sendJson(res, 200, { num_deleted: 1 }));
 
 /** Each v2 delete that selects by a list of ids, called with an empty list. */
 const EMPTY_DELETES: Array<[string, string, (c: Client) => Promise<unknown>]> = [
@@ -31,26 +17,26 @@ const EMPTY_DELETES: Array<[string, string, (c: Client) => Promise<unknown>]> = 
 describe('a v2 delete given an empty list of ids', () => {
   for (const [what, param, call] of EMPTY_DELETES) {
     it(`refuses to delete ${what} and sends nothing, naming \`${param}\``, async () => {
-      const error = await call(client).then(
+      const error = await call(peer.client).then(
         () => undefined,
         (caught: unknown) => caught,
       );
       expect(error).toBeInstanceOf(WeftConfigError);
       expect((error as WeftConfigError).option).toBe(param);
       expect((error as Error).message).toContain(`\`${param}\``);
-      expect(server.requests).toHaveLength(0);
+      expect(peer.server.requests).toHaveLength(0);
     });
   }
 
   it('still sends a delete with ids, one query value per id', async () => {
-    await client.trace.v2.scores.delete({ score_ids: ['s1', 's2'] });
-    expect(server.requests[0]?.method).toBe('DELETE');
-    expect(server.requests[0]?.query).toEqual({ score_ids: ['s1', 's2'] });
+    await peer.client.trace.v2.scores.delete({ score_ids: ['s1', 's2'] });
+    expect(peer.server.requests[0]?.method).toBe('DELETE');
+    expect(peer.server.requests[0]?.query).toEqual({ score_ids: ['s1', 's2'] });
   });
 
   it('still deletes every version when digests is left out', async () => {
-    await client.trace.v2.datasets.delete('my-dataset');
-    expect(server.requests[0]?.path).toBe('/v2/team/proj/datasets/my-dataset');
-    expect(server.requests[0]?.query).toEqual({});
+    await peer.client.trace.v2.datasets.delete('my-dataset');
+    expect(peer.server.requests[0]?.path).toBe('/v2/team/proj/datasets/my-dataset');
+    expect(peer.server.requests[0]?.query).toEqual({});
   });
 });
