@@ -6,6 +6,7 @@ import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { weftInstrumentations } from '../instrumentation/index.js';
 import { WeftContextSpanProcessor } from '../tracing/index.js';
 import { setWeftContextManager } from '../tracing/active-context.js';
+import { isNoopTracerProvider } from '../tracing/noop-provider.js';
 import { setWeftTracerProvider } from '../tracing/tracer.js';
 import { resolveConnection, WeftConfigError } from '../config/index.js';
 import { diagLevelFromEnv, reportOnce } from '../diagnostics.js';
@@ -71,12 +72,6 @@ function globalContextWorks(): boolean {
   return context.with(probe, () => context.active() === probe);
 }
 
-/** Whether a tracer provider other than the no-op one is already the global one. */
-function anotherProviderIsGlobal(): boolean {
-  const global = trace.getTracerProvider() as { getDelegate?: () => unknown };
-  const delegate = global.getDelegate ? global.getDelegate() : global;
-  return delegate?.constructor?.name !== 'NoopTracerProvider';
-}
 
 /**
  * Starts tracing: builds a tracer provider that exports spans as OTLP protobuf to the trace service's
@@ -117,7 +112,7 @@ export function register(options: RegisterOptions = {}): WeftHandle {
 
   let isGlobal = false;
   if (options.global ?? true) {
-    if (anotherProviderIsGlobal()) {
+    if (!isNoopTracerProvider(trace.getTracerProvider())) {
       reportOnce(
         'foreign-provider',
         'another global tracer provider is already registered; weft leaves it in place. Add weftSpanProcessor() to that provider to send its spans to the trace service.',

@@ -1,4 +1,4 @@
-import { type DiagLogger, trace } from '@opentelemetry/api';
+import { type DiagLogger, ProxyTracerProvider, trace } from '@opentelemetry/api';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { register, WeftConfigError } from 'weft';
@@ -104,5 +104,21 @@ describe('register() next to another tracer provider', () => {
 
     await weft.shutdown();
     trace.disable();
+  });
+
+  it('knows the API\'s no-op provider by identity, so a minifier renaming its class does not matter', async () => {
+    // What a bundler with name mangling does to the class of the provider that is there when nothing is registered.
+    const noopClass = new ProxyTracerProvider().getDelegate().constructor;
+    const name = Object.getOwnPropertyDescriptor(noopClass, 'name');
+    Object.defineProperty(noopClass, 'name', { value: 'a', configurable: true });
+    try {
+      const logger = recordingLogger();
+      const weft = register({ instrumentations: [], flushOnExit: false, logger });
+      expect(weft.isGlobal).toBe(true);
+      expect(logger.lines.join('\n')).not.toContain('weftSpanProcessor()');
+      await weft.shutdown();
+    } finally {
+      if (name) Object.defineProperty(noopClass, 'name', name);
+    }
   });
 });

@@ -2,6 +2,7 @@ import type { TracerProvider } from '@opentelemetry/api';
 import { InstrumentationBase, InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
 import { debug, reportOnce } from '../../diagnostics.js';
 import { VERSION } from '../../version.js';
+import { isNoopTracerProvider } from '../../tracing/noop-provider.js';
 import { type ResolvedChatTracingConfig, reportInternalError, resolveChatTracingConfig } from '../chat/index.js';
 import { type CompletionsPrototype, findCompletionsPrototype } from './module-shape.js';
 import { type AdoptedMethod, type Method, type PatchHost, tracedCompletionsMethod } from './patch-completions.js';
@@ -142,7 +143,7 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
       isEnabled: () => this.isEnabled(),
       tracer: () => this.tracer,
       chatConfig: () => this.chatConfig(),
-      hasTracerProvider: () => isRealProvider(this.weftTracerProvider),
+      hasTracerProvider: () => !isNoopTracerProvider(this.weftTracerProvider),
       adoptPatch: (prototype, methods) => {
         const record = this.patches().get(prototype as CompletionsPrototype);
         if (record?.active) return;
@@ -225,14 +226,6 @@ function latestEnabled(): PatchHost | undefined {
 
 function counts(host: PatchHost): boolean {
   return host.hasTracerProvider ? host.hasTracerProvider() : true;
-}
-
-/** Whether `provider` was set and is not the API's no-op provider (directly, or as a proxy's delegate). */
-function isRealProvider(provider: TracerProvider | undefined): boolean {
-  if (!provider) return false;
-  const proxy = provider as { getDelegate?: () => unknown };
-  const delegate = typeof proxy.getDelegate === 'function' ? proxy.getDelegate() : provider;
-  return (delegate as { constructor?: { name?: string } } | undefined)?.constructor?.name !== 'NoopTracerProvider';
 }
 
 /** Makes `host` the one whose options apply, and says so once when another instance that counts is enabled too. */
