@@ -42,3 +42,42 @@ export function scrubSecrets(text: string): string {
   for (const secret of known) if (out.includes(secret)) out = out.split(secret).join('[REDACTED]');
   return out;
 }
+
+/**
+ * Names whose values are credentials: keys of an object handed to an op (an SDK client, a request's options,
+ * headers), and header names. Compared without case, `-` or `_`, by their ending, so that `myApiKey`,
+ * `OPENAI_API_KEY`, `csrfToken`, `x-api-key` and `Proxy-Authorization` are caught while `max_tokens` and
+ * `total_tokens` (plural) stay readable.
+ */
+const CREDENTIAL_NAME_ENDING = /(?:apikeys?|token|secrets?|authorization|passwords?|passwd|privatekey|cookie|credentials?)$/;
+
+export function isCredentialName(name: string): boolean {
+  return CREDENTIAL_NAME_ENDING.test(name.toLowerCase().replace(/[-_\s]/g, ''));
+}
+
+/** A header carrying a credential: a credential name, or any name ending in `key` (`Ocp-Apim-Subscription-Key`). */
+function isCredentialHeader(name: string): boolean {
+  return isCredentialName(name) || /key$/i.test(name);
+}
+
+/**
+ * Remembers the values of the credential headers among `headers` (a proxy's `Proxy-Authorization`, a gateway's
+ * `x-functions-key`), and the credential alone after a scheme such as `Bearer`, which is what a server echoes most
+ * often. `pinnedSecrets` as for {@link rememberSecret}. Returns them, for callers that keep their own list too.
+ */
+export function rememberCredentialHeaders(
+  headers: Readonly<Record<string, string | null | undefined>> | undefined,
+  pinnedSecrets = false,
+): string[] {
+  const values: string[] = [];
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (typeof value !== 'string' || !isCredentialHeader(name)) continue;
+    const credential = /^[A-Za-z][\w.+-]*\s+(\S.*)$/.exec(value.trim())?.[1];
+    for (const secret of credential ? [value, credential] : [value]) {
+      if (secret.length < MIN_LENGTH) continue;
+      rememberSecret(secret, pinnedSecrets);
+      values.push(secret);
+    }
+  }
+  return values;
+}

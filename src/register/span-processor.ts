@@ -6,6 +6,7 @@ import { WeftConfigError } from '../config/index.js';
 import { VERSION } from '../version.js';
 import { BoundedBatchProcessor } from './bounded-batch-processor.js';
 import { reportOnce } from '../diagnostics.js';
+import { rememberCredentialHeaders } from '../secrets.js';
 import { createExportStats, type ExportStats } from './export-stats.js';
 import type { BatchOptions, ExportOptions } from './options.js';
 import { createOtlpExporter } from './otlp-exporter.js';
@@ -110,6 +111,8 @@ export interface ExportPipeline extends WeftSpanProcessor {
 export function exportPipeline(connection: Connection, options: ExportOptions): ExportPipeline {
   const batch = resolveBatch(options.batch);
   const extraHeaders = checkHeaders(options.headers);
+  // A proxy's or gateway's credential in them is kept out of every span and log line, like the API key.
+  rememberCredentialHeaders(extraHeaders, true);
   const url = joinUrl(connection.baseUrl, OTLP_TRACES_PATH);
   if (options.compression !== undefined && options.compression !== 'gzip' && options.compression !== 'none') {
     throw new WeftConfigError('compression', undefined, `weft: option \`compression\` must be "gzip" or "none", got "${options.compression}".`);

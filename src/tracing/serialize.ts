@@ -1,4 +1,4 @@
-import { scrubSecrets } from '../secrets.js';
+import { isCredentialName, scrubSecrets } from '../secrets.js';
 
 /** Options for {@link safeStringify}. */
 export interface SerializeOptions {
@@ -27,18 +27,6 @@ const MARK = {
   cutString: (n: number) => `…[weft: ${n} more chars]`,
   redacted: '[weft: redacted]',
 } as const;
-
-/**
- * Keys whose values are credentials. An object handed to an op (an SDK client, a request's options, headers)
- * often carries one; its value is replaced, never recorded. Names are compared without case, `-` or `_`, by
- * their ending, so that `myApiKey`, `OPENAI_API_KEY`, `csrfToken` and `x-api-key` are caught while
- * `max_tokens` and `total_tokens` (plural) stay readable.
- */
-const SECRET_KEY_ENDING = /(?:apikeys?|token|secrets?|authorization|passwords?|passwd|privatekey|cookie|credentials?)$/;
-
-function isSecretKey(key: string): boolean {
-  return SECRET_KEY_ENDING.test(key.toLowerCase().replace(/[-_\s]/g, ''));
-}
 
 /** Cuts a string to `maxLength` characters, marking how much was cut the way {@link safeStringify} does. */
 export function clip(text: string, maxLength: number): string {
@@ -208,7 +196,7 @@ class JsonWriter {
         break;
       }
       this.emit(`${JSON.stringify(scrubSecrets(key))}:`);
-      if (isSecretKey(key)) this.emitString(MARK.redacted);
+      if (isCredentialName(key)) this.emitString(MARK.redacted);
       else this.write(item, depth + 1);
     }
     this.emit('}');

@@ -7,13 +7,15 @@ import { inputsOf, named, outputOf } from './harness.js';
 // Recognisable keys: weft's own (given to register()), and a weft client's.
 const WEFT_KEY = 'wk-scrub-canary-7d3e91b04f';
 const CLIENT_KEY = 'wk-client-canary-2a6c58e1d9';
+// A proxy's credential in register()'s `headers`.
+const PROXY_TOKEN = 'px-header-canary-5b1f0c7a3e';
 
 let receiver: OtlpReceiver;
 let weft: WeftHandle;
 
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
-  weft = register({ baseUrl: receiver.url, project: 'test/scrub', apiKey: WEFT_KEY, instrumentations: [], flushOnExit: false });
+  weft = register({ baseUrl: receiver.url, project: 'test/scrub', apiKey: WEFT_KEY, headers: { 'x-proxy-token': PROXY_TOKEN }, instrumentations: [], flushOnExit: false });
 });
 afterAll(async () => {
   await weft.shutdown();
@@ -48,6 +50,15 @@ describe('an API key handed to an op', () => {
     });
     expect(outputOf(span)).toMatchObject({ echoed: 'token was [REDACTED]' });
     expect(everythingRecorded(spans)).not.toContain(WEFT_KEY);
+  });
+
+  it("is kept out when it is a credential from register()'s headers", async () => {
+    const leak = op(function leak(note: string) {
+      return { note };
+    });
+    const spans = await capture(() => leak(`proxy token ${PROXY_TOKEN}`));
+    expect(inputsOf(named(spans, 'leak'))).toEqual({ note: 'proxy token [REDACTED]' });
+    expect(everythingRecorded(spans)).not.toContain(PROXY_TOKEN);
   });
 
   it('is kept out when a plain string output is the key itself', async () => {

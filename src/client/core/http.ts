@@ -76,7 +76,7 @@ import { type QueryParams, buildUrl } from './url.js';
 import { MAX_TIMER_MS } from './timer-limit.js';
 import { DEFAULT_USER_AGENT } from './version.js';
 import { LazyAgent, loadUndici } from './undici.js';
-import { rememberSecret } from '../../secrets.js';
+import { rememberCredentialHeaders, rememberSecret } from '../../secrets.js';
 import { AttemptGuard, GuardedBody, firstHeader, isJsonContentType, readErrorBody, wasNeverSent } from './attempt.js';
 
 /** HTTP methods the services use. */
@@ -195,6 +195,8 @@ export class HttpCore {
   // Authorization header is built per request, so no printout of a client (or of a resource holding this
   // core) can show it.
   readonly #apiKey: string | undefined;
+  /** Credentials in the `headers` option (a proxy's or gateway's), kept out of errors like the key. */
+  readonly #headerSecrets: readonly string[];
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private readonly backoff: BackoffOptions;
@@ -211,6 +213,7 @@ export class HttpCore {
     this.#apiKey = options.apiKey || undefined;
     // So that a span of an op that sees one of this client's errors cannot record the key either.
     rememberSecret(options.apiKey);
+    this.#headerSecrets = rememberCredentialHeaders(options.headers);
     this.defaultHeaders = { 'user-agent': options.userAgent ?? DEFAULT_USER_AGENT, accept: 'application/json' };
     for (const [name, value] of Object.entries(options.headers ?? {})) this.defaultHeaders[name.toLowerCase()] = value;
   }
@@ -380,7 +383,7 @@ export class HttpCore {
 
   /** The values an error must never show. */
   #secretList(): string[] {
-    return this.#apiKey ? [this.#apiKey] : [];
+    return this.#apiKey ? [this.#apiKey, ...this.#headerSecrets] : [...this.#headerSecrets];
   }
 
   private headersFor(options: RequestOptions, encoded: EncodedBody | undefined): Record<string, string> {

@@ -322,6 +322,21 @@ describe('errors', () => {
     expect(error.message).toContain('bad credentials: Bearer ***');
   });
 
+  it("never puts a credential from the core's headers in an error, whole or after its scheme", async () => {
+    const proxyCredential = 'cHJveHk6cHJveHktc2VjcmV0LTQyNDI=';
+    const gatewayKey = 'gw-key-canary-9f8e7d6c5b';
+    const proxied = makeCore({ headers: { 'Proxy-Authorization': `Basic ${proxyCredential}`, 'x-gateway-key': gatewayKey } });
+    server.handle((req, res) =>
+      sendJson(res, 403, { detail: `refused ${req.headers['proxy-authorization']}; token ${String(req.headers['x-gateway-key'])}` }),
+    );
+    const error = (await proxied.request({ method: 'GET', path: '/x' }).catch((e: unknown) => e)) as WeftApiError;
+    const everything = `${error.message} ${error.stack} ${JSON.stringify(error)} ${JSON.stringify(error.body)} ${String(error.detail)}`;
+    expect(error.status).toBe(403);
+    expect(everything).not.toContain(proxyCredential);
+    expect(everything).not.toContain(gatewayKey);
+    expect(error.message).toContain('refused ***');
+  });
+
   it('never puts the API key in a connection error', async () => {
     server.handle((_req, _res, raw) => raw.socket.destroy());
     const error = (await core.request({ method: 'GET', path: '/x', maxRetries: 0 }).catch((e: unknown) => e)) as Error;
