@@ -36,6 +36,13 @@ export function rememberSecret(value: unknown, pinnedSecret = false): void {
   }
 }
 
+/** Length of the longest remembered secret: how far past a cut a secret that starts before it can reach. */
+export function longestSecretLength(): number {
+  let longest = 0;
+  for (const secret of known) if (secret.length > longest) longest = secret.length;
+  return longest;
+}
+
 /** `text` with every remembered secret replaced by `[REDACTED]`. */
 export function scrubSecrets(text: string): string {
   let out = text;

@@ -1,4 +1,4 @@
-import { isCredentialName, scrubSecrets } from '../secrets.js';
+import { isCredentialName, longestSecretLength, scrubSecrets } from '../secrets.js';
 
 /** Options for {@link safeStringify}. */
 export interface SerializeOptions {
@@ -30,9 +30,18 @@ const MARK = {
 
 /** Cuts a string to `maxLength` characters, marking how much was cut the way {@link safeStringify} does. */
 export function clip(text: string, maxLength: number): string {
-  // Scrubbed before cutting: a cut could leave part of a key behind, where scrubbing no longer finds it.
+  return scrubAndCut(text, maxLength);
+}
+
+/** `text` without known secrets, cut to `room` characters with a mark saying how many more there were. */
+function scrubAndCut(text: string, room: number): string {
+  // Scrubbed before cutting: a cut could leave part of a key behind, where scrubbing no longer finds it. Only the
+  // part a cut keeps is searched, so a huge input costs no more than a short one: a secret that starts before
+  // the cut ends within the longest secret's length after it.
+  const searched = room + longestSecretLength();
+  if (text.length > searched) return scrubSecrets(text.slice(0, searched)).slice(0, room) + MARK.cutString(text.length - room);
   const clean = scrubSecrets(text);
-  return clean.length <= maxLength ? clean : clean.slice(0, maxLength) + MARK.cutString(clean.length - maxLength);
+  return clean.length <= room ? clean : clean.slice(0, room) + MARK.cutString(clean.length - room);
 }
 
 /** Key under which an object records how many of its keys were left out. */
@@ -92,13 +101,7 @@ class JsonWriter {
 
   private emitString(text: string): void {
     // A key weft knows (its own, a traced client's) can sit in any string: a header, a URL, a message.
-    const s = scrubSecrets(text);
-    const room = Math.max(MIN_STRING_KEEP, this.maxLength - this.length);
-    if (s.length <= room) {
-      this.emit(JSON.stringify(s));
-      return;
-    }
-    this.emit(JSON.stringify(s.slice(0, room) + MARK.cutString(s.length - room)));
+    this.emit(JSON.stringify(scrubAndCut(text, Math.max(MIN_STRING_KEEP, this.maxLength - this.length))));
   }
 
   /** Writes one value; `undefined` at the top becomes `null` (arrays do the same; objects skip it earlier). */

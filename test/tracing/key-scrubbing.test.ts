@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, op, register, type WeftHandle, withSpan } from 'weft';
+import { Client, op, register, safeStringify, type WeftHandle, withSpan } from 'weft';
 import type { DecodedSpan } from '../../src/otlp/index.js';
 import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
 import { inputsOf, named, outputOf } from './harness.js';
@@ -127,5 +127,31 @@ describe('values under credential-like names', () => {
         usage: { total_tokens: 7 },
       },
     });
+  });
+});
+
+describe('a key where a long string is cut', () => {
+  // The key starts just before the cut, across it, or just after: no part of it may be kept.
+  const around = (cut: number) => [cut - 12, cut - 4, cut - 1, cut, cut + 3].map((at) => `${'a'.repeat(at)}${WEFT_KEY}${'b'.repeat(5000)}`);
+
+  it('is never left in part by safeStringify', () => {
+    for (const text of around(100)) {
+      const json = safeStringify({ text }, { maxLength: 100 });
+      expect(json).not.toContain(WEFT_KEY.slice(0, 4));
+      expect(JSON.parse(json).text).toMatch(/more chars\]$/);
+    }
+  });
+
+  it("is never left in part in an op's recorded string output", async () => {
+    // A string output is cut at maxAttributeLength less the 1,024 characters kept for markers.
+    for (const text of around(1024)) {
+      const echo = op(function echo() {
+        return text;
+      }, { maxAttributeLength: 2048 });
+      const spans = await capture(() => echo());
+      const output = String(named(spans, 'echo').attributes.output);
+      expect(output).not.toContain(WEFT_KEY.slice(0, 4));
+      expect(output).toMatch(/more chars\]$/);
+    }
   });
 });
