@@ -19,7 +19,7 @@ import { writeResults } from './lib/results.js';
  * share of the span export included. Every thread of the process counts (JIT compilers and GC helpers too).
  * It counts work, not waiting: time spent blocked is not in it.
  *
- * Options: `--only=none,weft`, `--openai=openai`, `--warmup=1000`, `--calls=1000`, `--jobs=2` (children at once;
+ * Options: `--only=none,weft`, `--openai=openai`, `--modes=stream`, `--warmup=1000`, `--calls=1000`, `--jobs=2` (children at once;
  * counts do not depend on it).
  */
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -30,8 +30,9 @@ const packages = arg('openai')?.split(',') ?? [...OPENAI_PACKAGES];
 const warmup = Number(arg('warmup') ?? 1000);
 const calls = Number(arg('calls') ?? 1000);
 const jobs = Number(arg('jobs') ?? os.cpus().length);
-const MODES = ['plain', 'stream'] as const;
-type Mode = (typeof MODES)[number];
+const ALL_MODES = ['plain', 'stream'] as const;
+type Mode = (typeof ALL_MODES)[number];
+const MODES = (arg('modes')?.split(',') as Mode[] | undefined) ?? [...ALL_MODES];
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 interface Count {
@@ -128,11 +129,11 @@ function printCounts(counts: Count[], versions: Record<string, string>): void {
           return [k(c.instructionsPerCall), config === 'none' ? '-' : k(a), config === 'none' ? '-' : ratio(a / best(mode))];
         });
         const bad = MODES.map((m) => of(config, m)).find((c) => c && c.status !== 'ok');
-        return [LABEL[config], ...cells, bad ? `${bad.status.toUpperCase()}: ${bad.detail}` : 'ok'];
+        return [LABEL[config] ?? config, ...cells, bad ? `${bad.status.toUpperCase()}: ${bad.detail}` : 'ok'];
       });
     printTable(
       `Instructions per call (callgrind, in-memory fetch): ${openai}@${versions[openai] ?? '?'}, after ${warmup} warm-up calls, over ${calls} calls`,
-      ['configuration', 'plain', 'added', 'vs best peer', 'streamed', 'added', 'vs best peer', 'exported'],
+      ['configuration', ...MODES.flatMap((m) => [m === 'plain' ? 'plain' : 'streamed', 'added', 'vs best peer']), 'exported'],
       rows,
       ['Counted, not timed: the figures do not move with the machine\'s load. The flush that exports the spans is included.'],
     );
