@@ -131,6 +131,12 @@ export class ResilientExporter implements SpanExporter {
     return this.pending.length;
   }
 
+  /** Counts the spans waiting for a retry as dropped and forgets them: the process is ending, they cannot be sent. */
+  dropWaiting(): void {
+    this.stats.spansDropped += this.pending.length;
+    this.pending = [];
+  }
+
   /**
    * Stops waiting for the exports in flight: the batch processor and every flush are told they are done, so that
    * their timers no longer keep the process alive at exit after weft gave up on a hanging backend. The spans are

@@ -104,6 +104,8 @@ export interface ExportPipeline extends WeftSpanProcessor {
   hasWork(): boolean;
   /** How many spans wait for a retry (the service failed or asked to wait). */
   waitingSpans(): number;
+  /** Counts every span not yet sent as dropped: the process is ending, and nothing more can be sent. */
+  dropUnsent(): void;
 }
 
 /** {@link weftSpanProcessor} for a connection already resolved (register() resolves it once for everything). */
@@ -172,6 +174,7 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
     },
     hasWork: () => exporter.hasWork(),
     waitingSpans: () => exporter.waiting,
+    dropUnsent: () => exporter.dropWaiting(),
   };
 }
 

@@ -11,15 +11,22 @@ async function run(first: ReceiverReply) {
   return runNode(['test/register/fixtures/flush-then-exit.mjs'], { WEFT_BASE_URL: receiver.url, WEFT_PROJECT: 'acme/exit-retry' });
 }
 
+/** The counters the fixture printed from its own `exit` listener. */
+function countersAtExit(stdout: string): unknown {
+  return JSON.parse(/at exit (.*)/.exec(stdout)![1]!);
+}
+
 it('gives spans kept for a retry after an explicit flush one last attempt at exit', async () => {
   const result = await run({ status: 503 });
   expect(result.code).toBe(0);
   expect(receiver!.spans().map((s) => s.name)).toEqual(['flushed-before-exit']);
+  expect(countersAtExit(result.stdout)).toMatchObject({ spansExported: 1, spansDropped: 0 });
 });
 
-it('says how many spans the service asked to hold were not sent before exit', async () => {
-  const result = await run({ status: 503, headers: { 'retry-after': '600' } });
+it('counts the spans the service asked to hold past the exit as dropped, and says how many', async () => {
+  const result = await run({ status: 429, headers: { 'retry-after': '600' } });
   expect(result.code).toBe(0);
   expect(receiver!.spans()).toEqual([]);
   expect(result.stderr).toContain('1 span(s) waiting for a retry could not be sent');
+  expect(countersAtExit(result.stdout)).toEqual({ spansEnded: 1, spansExported: 0, spansDropped: 1, droppedSpans: 1 });
 });
