@@ -57,7 +57,7 @@ function appListens(signal: NodeJS.Signals): boolean {
  *   have ended. With other handlers present, weft only flushes alongside them.
  *
  * `process.exit()` called by the app cannot be waited for (its `exit` event is synchronous): spans still queued
- * then are lost, which is why the batch delay is short.
+ * then are lost (and counted by `onEnd`), which is why the batch delay is short.
  *
  * `onEnd` runs, synchronously, once the process is certainly ending: at its `exit` event, and just before weft
  * raises a signal again (a process killed by a signal has no `exit` event). Nothing can be sent after it.

@@ -29,7 +29,7 @@ export interface WeftHandle {
   /** Counters of the export pipeline. */
   readonly stats: Readonly<ExportStats>;
   /**
-   * Spans dropped so far: queue full while the backend was down, refused, unsent at shutdown, or held for a retry
+   * Spans dropped so far: queue full while the backend was down, refused, unsent at shutdown, or not yet exported
    * when the process ended (counted at its `exit` event, or before weft raises a signal again).
    *
    * @example
@@ -182,8 +182,8 @@ export function register(options: RegisterOptions = {}): WeftHandle {
     );
     exporting.releaseConnections();
   };
-  // Spans still held for a retry when the process ends are counted as dropped, before an app's `exit` listener
-  // reads the count.
+  // When the process ends, every span not yet exported (queued, held for a retry, in flight) is counted as dropped,
+  // before an app's `exit` listener reads the count.
   const countUnsent = () => exporting.dropUnsent();
   const removeExitHooks =
     options.flushOnExit === false ? () => {} : installExitHooks(exitFlush, hasNewSpans, exitTimeout, giveUp, countUnsent);

@@ -104,7 +104,7 @@ export interface ExportPipeline extends WeftSpanProcessor {
   hasWork(): boolean;
   /** How many spans wait for a retry (the service failed or asked to wait). */
   waitingSpans(): number;
-  /** Counts every span not yet sent as dropped: the process is ending, and nothing more can be sent. */
+  /** Counts every span not yet exported (queued, held for a retry, in flight) as dropped: the process is ending. */
   dropUnsent(): void;
 }
 
@@ -174,7 +174,10 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
     },
     hasWork: () => exporter.hasWork(),
     waitingSpans: () => exporter.waiting,
-    dropUnsent: () => exporter.dropWaiting(),
+    dropUnsent: () => {
+      bounded.dropQueued();
+      exporter.dropUnsent();
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
-import { runNode } from '../helpers/child.js';
+import { countersAtExit, runNode } from '../helpers/child.js';
 import { type OtlpReceiver, type ReceiverReply, startOtlpReceiver } from '../helpers/otlp-receiver.js';
 
 // The explicit flush fails (the first request is refused for a passing reason); no span ends after it.
@@ -9,11 +9,6 @@ afterEach(() => receiver?.close());
 async function run(first: ReceiverReply) {
   receiver = await startOtlpReceiver({ reply: (_, index) => (index === 0 ? first : { status: 200, body: '{}' }) });
   return runNode(['test/register/fixtures/flush-then-exit.mjs'], { WEFT_BASE_URL: receiver.url, WEFT_PROJECT: 'acme/exit-retry' });
-}
-
-/** The counters the fixture printed from its own `exit` listener. */
-function countersAtExit(stdout: string): unknown {
-  return JSON.parse(/at exit (.*)/.exec(stdout)![1]!);
 }
 
 it('gives spans kept for a retry after an explicit flush one last attempt at exit', async () => {
