@@ -38,6 +38,12 @@ export class BoundedBatchProcessor implements SpanProcessor {
     this.batch.onEnd(span);
   }
 
+  /** Counts the spans still queued as dropped: the process is ending, and the batch processor cannot send them. */
+  dropQueued(): void {
+    this.stats.spansDropped += this.stats.spansQueued;
+    this.stats.spansQueued = 0;
+  }
+
   forceFlush(): Promise<void> {
     return this.batch.forceFlush();
   }

@@ -57,7 +57,10 @@ function appListens(signal: NodeJS.Signals): boolean {
  *   have ended. With other handlers present, weft only flushes alongside them.
  *
  * `process.exit()` called by the app cannot be waited for (its `exit` event is synchronous): spans still queued
- * then are lost, which is why the batch delay is short.
+ * then are lost (and counted by `onEnd`), which is why the batch delay is short.
+ *
+ * `onEnd` runs, synchronously, once the process is certainly ending: at its `exit` event, and just before weft
+ * raises a signal again (a process killed by a signal has no `exit` event). Nothing can be sent after it.
  *
  * @returns a function that removes the hooks.
  */
@@ -65,7 +68,8 @@ export function installExitHooks(
   flush: () => Promise<void>,
   hasNewSpans: () => boolean,
   timeoutMs: number,
-  onGiveUp: () => void = () => {},
+  onGiveUp: () => void,
+  onEnd: () => void,
 ): () => void {
   let flushing: Promise<boolean> | undefined;
   const flushOnce = (): Promise<boolean> => {
@@ -106,6 +110,7 @@ export function installExitHooks(
       // have without weft, through signal-exit's exit handlers when it is loaded.
       const reraise = () => {
         process.removeListener(signal, handler);
+        onEnd();
         process.kill(process.pid, signal);
       };
       if (flushing) return reraise();
@@ -134,8 +139,10 @@ export function installExitHooks(
   };
   process.on('uncaughtException', onUncaught);
   process.on('beforeExit', onBeforeExit);
+  process.on('exit', onEnd);
 
   return () => {
+    process.removeListener('exit', onEnd);
     process.removeListener('beforeExit', onBeforeExit);
     process.removeListener('uncaughtException', onUncaught);
     for (const [signal, handler] of signalHandlers) process.removeListener(signal, handler);

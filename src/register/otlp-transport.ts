@@ -102,43 +102,48 @@ export function createOtlpTransport(config: OtlpTransportConfig): OtlpTransport 
       // must not keep an export (and its socket, and the process) open forever.
       const timer = setTimeout(() => {
         req.destroy();
-        resolve({ status: 'retryable', error: new Error('Request timed out') });
+        fail({ status: 'retryable', error: new Error('Request timed out') });
       }, timeoutMs);
+      let settled = false;
       const resolve = (response: ExportResponse) => {
+        // The first outcome counts: the events that follow a destroyed request must not touch a later attempt.
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
         sending.request = undefined;
         outcome(response);
       };
+      // Set once a 2xx status line and headers arrived: the service has taken the batch. Whatever becomes of the
+      // body then (it trickles past the time limit, breaks off, or is too large), the attempt delivered it:
+      // sending it again would duplicate the spans.
+      let accepted = false;
+      const fail = (response: ExportResponse) => resolve(accepted ? { status: 'success', data: new Uint8Array(0) } : response);
       const headers: Record<string, string | number> = { ...config.headers, 'User-Agent': config.userAgent, 'Content-Length': body.byteLength };
       if (config.gzip) headers['Content-Encoding'] = 'gzip';
       const req = request(url, { method: 'POST', agent, headers }, (res: IncomingMessage) => {
+        const status = res.statusCode ?? 0;
+        accepted = status >= 200 && status < 300;
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
           if (size > MAX_RESPONSE_BYTES) {
             res.destroy();
-            resolve({ status: 'failure', error: new Error('the export response was larger than 4 MiB') });
+            fail({ status: 'failure', error: new Error('the export response was larger than 4 MiB') });
             return;
           }
           chunks.push(chunk);
         });
         res.on('end', () => {
-          const status = res.statusCode ?? 0;
-          const text = () => Buffer.concat(chunks).toString('utf8');
-          if (status >= 200 && status < 300) resolve({ status: 'success', data: Buffer.concat(chunks) });
+          if (accepted) resolve({ status: 'success', data: Buffer.concat(chunks) });
           else if (RETRYABLE_STATUS.has(status)) {
             const wait = parseRetryAfter(res.headers);
             resolve({ status: 'retryable', retryInMillis: wait, error: new RetryableExportError(res.statusMessage, status, wait) });
-          } else resolve({ status: 'failure', error: new OTLPExporterError(res.statusMessage, status, text()) });
+          } else resolve({ status: 'failure', error: new OTLPExporterError(res.statusMessage, status, Buffer.concat(chunks).toString('utf8')) });
         });
-        // The service took the spans (2xx) and only its answer broke off: sending them again would duplicate them.
-        res.on('error', (error) => {
-          const status = res.statusCode ?? 0;
-          resolve(status >= 200 && status < 300 ? { status: 'success', data: new Uint8Array(0) } : { status: 'retryable', error });
-        });
+        res.on('error', (error) => fail({ status: 'retryable', error }));
       });
-      req.on('error', (error) => resolve(requestFailed(error)));
+      req.on('error', (error) => fail(requestFailed(error)));
       sending.request = { req, timer };
       req.end(body);
     });

@@ -29,7 +29,13 @@ export interface WeftHandle {
   readonly project: string;
   /** Counters of the export pipeline. */
   readonly stats: Readonly<ExportStats>;
-  /** Spans dropped so far (queue full while the backend was down, refused, or unsent at shutdown). */
+  /**
+   * Spans dropped so far: queue full while the backend was down, refused, unsent at shutdown, or not yet exported
+   * when the process ended (counted at its `exit` event, or before weft raises a signal again).
+   *
+   * @example
+   * process.on('exit', () => console.log(`weft dropped ${weft.droppedSpans} span(s)`));
+   */
   readonly droppedSpans: number;
   /** The instrumentations that were enabled. */
   readonly instrumentations: readonly Instrumentation[];
@@ -152,7 +158,7 @@ export function register(options: RegisterOptions = {}): WeftHandle {
       await provider.forceFlush();
     });
   // Spans still waiting for a retry after the last attempt at exit (the service asked to wait longer, or failed
-  // again) end with the process: say how many, once.
+  // again) end with the process: say how many, once. They are counted as dropped when it does end.
   const exitFlush = async () => {
     await forceFlush();
     const waiting = exporting.waitingSpans();
@@ -163,16 +169,19 @@ export function register(options: RegisterOptions = {}): WeftHandle {
       );
     }
   };
+  const hasNewSpans = () => exporting.stats.spansEnded !== lastFlushedAt || exporting.hasWork();
+  const giveUp = () => {
+    reportOnce(
+      'exit-timeout',
+      `gave up sending spans to ${exporting.endpoint} at exit after ${exitTimeout} ms; ${exporting.stats.spansEnded - exporting.stats.spansExported - exporting.stats.spansDropped} span(s) were not sent.${exporting.hint}`,
+    );
+    exporting.releaseConnections();
+  };
+  // When the process ends, every span not yet exported (queued, held for a retry, in flight) is counted as dropped,
+  // before an app's `exit` listener reads the count.
+  const countUnsent = () => exporting.dropUnsent();
   const removeExitHooks =
-    options.flushOnExit === false
-      ? () => {}
-      : installExitHooks(exitFlush, () => exporting.stats.spansEnded !== lastFlushedAt || exporting.hasWork(), exitTimeout, () => {
-          reportOnce(
-            'exit-timeout',
-            `gave up sending spans to ${exporting.endpoint} at exit after ${exitTimeout} ms; ${exporting.stats.spansEnded - exporting.stats.spansExported - exporting.stats.spansDropped} span(s) were not sent.${exporting.hint}`,
-          );
-          exporting.releaseConnections();
-        });
+    options.flushOnExit === false ? () => {} : installExitHooks(exitFlush, hasNewSpans, exitTimeout, giveUp, countUnsent);
 
   let stopping: Promise<void> | undefined;
   const handle: WeftHandle = {

@@ -39,8 +39,8 @@ const LONGEST_RETRY_AFTER_MS = 5 * 60_000;
  */
 export class ResilientExporter implements SpanExporter {
   private pending: ReadableSpan[] = [];
-  /** Each export request in flight, with the means to stop waiting for it early. */
-  private readonly inFlight = new Map<Promise<void>, () => void>();
+  /** Each export request in flight, with the means to stop waiting for it early, or to count it dropped. */
+  private readonly inFlight = new Map<Promise<void>, { letGo: () => void; drop: () => void }>();
   private lastFailureAt = 0;
   // Failures counted, so that "has it failed since?" does not depend on the clock's millisecond.
   private failures = 0;
@@ -91,29 +91,38 @@ export class ResilientExporter implements SpanExporter {
     const settled = new Promise<void>((resolve) => {
       done = resolve;
     });
-    this.inFlight.set(settled, () => done());
     let finished = false;
-    const settle = (result: ExportResult) => {
+    // A request is counted once: as it settles, or as dropped when the process ends first.
+    const finish = (count: () => void) => {
       if (finished) return;
       finished = true;
       this.inFlight.delete(settled);
-      if (result.code === ExportResultCode.SUCCESS) {
-        this.stats.spansExported += batch.length;
-        this.pauseMs = 0;
-        this.pausedUntil = 0;
-        // The service took a request after asking to wait: what it held back may go again.
-        this.heldUntil = 0;
-      } else {
-        this.onFailure(batch, result.error);
-      }
+      count();
       done();
     };
+    const settle = (result: ExportResult) =>
+      finish(() => (result.code === ExportResultCode.SUCCESS ? this.onSuccess(batch) : this.onFailure(batch, result.error)));
+    this.inFlight.set(settled, {
+      letGo: () => done(),
+      drop: () =>
+        finish(() => {
+          this.stats.spansDropped += batch.length;
+        }),
+    });
     try {
       this.inner.export(batch, settle);
     } catch (error) {
       settle({ code: ExportResultCode.FAILED, error: error as Error });
     }
     return settled;
+  }
+
+  private onSuccess(batch: ReadableSpan[]): void {
+    this.stats.spansExported += batch.length;
+    this.pauseMs = 0;
+    this.pausedUntil = 0;
+    // The service took a request after asking to wait: what it held back may go again.
+    this.heldUntil = 0;
   }
 
   /** Resolves once every export in flight now has settled and been counted. */
@@ -132,12 +141,22 @@ export class ResilientExporter implements SpanExporter {
   }
 
   /**
+   * Counts the spans waiting for a retry or in flight as dropped, and forgets them: the process is ending, so they
+   * cannot be sent, or their answer cannot be waited for. A request that settles after all is not counted again.
+   */
+  dropUnsent(): void {
+    this.stats.spansDropped += this.pending.length;
+    this.pending = [];
+    for (const request of [...this.inFlight.values()]) request.drop();
+  }
+
+  /**
    * Stops waiting for the exports in flight: the batch processor and every flush are told they are done, so that
    * their timers no longer keep the process alive at exit after weft gave up on a hanging backend. The spans are
-   * still counted when the requests settle, if the process lives that long.
+   * still counted when the requests settle, if the process lives that long, or as dropped when it ends.
    */
   stopWaiting(): void {
-    for (const letGo of this.inFlight.values()) letGo();
+    for (const request of this.inFlight.values()) request.letGo();
   }
 
   private onFailure(batch: ReadableSpan[], error: unknown): void {

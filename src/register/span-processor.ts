@@ -105,6 +105,8 @@ export interface ExportPipeline extends WeftSpanProcessor {
   hasWork(): boolean;
   /** How many spans wait for a retry (the service failed or asked to wait). */
   waitingSpans(): number;
+  /** Counts every span not yet exported (queued, held for a retry, in flight) as dropped: the process is ending. */
+  dropUnsent(): void;
 }
 
 /** {@link weftSpanProcessor} for a connection already resolved (register() resolves it once for everything). */
@@ -175,6 +177,10 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
     },
     hasWork: () => exporter.hasWork(),
     waitingSpans: () => exporter.waiting,
+    dropUnsent: () => {
+      bounded.dropQueued();
+      exporter.dropUnsent();
+    },
   };
 }
 

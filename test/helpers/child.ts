@@ -58,3 +58,10 @@ export function startNode(args: string[], env: Record<string, string> = {}): Run
 export function runNode(args: string[], env: Record<string, string> = {}): Promise<ChildResult> {
   return startNode(args, env).exited;
 }
+
+/** The counters a fixture printed from its own `exit` listener (test/register/fixtures/print-counters-at-exit.mjs). */
+export function countersAtExit(stdout: string): Record<string, number> {
+  const line = /at exit (.*)/.exec(stdout);
+  if (!line) throw new Error(`the fixture printed no counters at exit:\n${stdout}`);
+  return JSON.parse(line[1]!) as Record<string, number>;
+}

@@ -13,8 +13,11 @@ export interface ReceivedExport {
   spans: DecodedSpan[];
 }
 
-/** What the receiver answers; `hang` accepts the request and never answers. */
-export type ReceiverReply = { status: number; headers?: Record<string, string>; body?: string } | 'hang';
+/**
+ * What the receiver answers; `hang` accepts the request and never answers; `trickle` answers 200 and its headers,
+ * then sends the body a byte at a time, never finishing it (its spans count as accepted).
+ */
+export type ReceiverReply = { status: number; headers?: Record<string, string>; body?: string } | 'hang' | 'trickle';
 
 export interface OtlpReceiverOptions {
   /** Decides the reply to the n-th request (0-based). Default: 200 with an empty JSON body. */
@@ -42,6 +45,12 @@ export async function startOtlpReceiver(options: OtlpReceiverOptions = {}): Prom
   const accepted: DecodedSpan[] = [];
   const waiters = new Set<() => void>();
   const hanging = new Set<ServerResponse>();
+  const trickling = new Set<NodeJS.Timeout>();
+
+  const accept = (spans: DecodedSpan[]) => {
+    accepted.push(...spans);
+    for (const wake of waiters) wake();
+  };
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -69,10 +78,18 @@ export async function startOtlpReceiver(options: OtlpReceiverOptions = {}): Prom
         hanging.add(res);
         return;
       }
-      if (reply.status >= 200 && reply.status < 300) {
-        accepted.push(...spans);
-        for (const wake of waiters) wake();
+      if (reply === 'trickle') {
+        accept(spans);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const timer = setInterval(() => res.write(' '), 50);
+        trickling.add(timer);
+        res.on('close', () => {
+          clearInterval(timer);
+          trickling.delete(timer);
+        });
+        return;
       }
+      if (reply.status >= 200 && reply.status < 300) accept(spans);
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
       res.end(reply.body ?? '{}');
     });
@@ -103,6 +120,7 @@ export async function startOtlpReceiver(options: OtlpReceiverOptions = {}): Prom
     },
     async close() {
       for (const res of hanging) res.destroy();
+      for (const timer of trickling) clearInterval(timer);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

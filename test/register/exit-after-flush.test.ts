@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
-import { runNode } from '../helpers/child.js';
+import { countersAtExit, runNode } from '../helpers/child.js';
 import { type OtlpReceiver, type ReceiverReply, startOtlpReceiver } from '../helpers/otlp-receiver.js';
 
 // The explicit flush fails (the first request is refused for a passing reason); no span ends after it.
@@ -15,11 +15,13 @@ it('gives spans kept for a retry after an explicit flush one last attempt at exi
   const result = await run({ status: 503 });
   expect(result.code).toBe(0);
   expect(receiver!.spans().map((s) => s.name)).toEqual(['flushed-before-exit']);
+  expect(countersAtExit(result.stdout)).toMatchObject({ spansExported: 1, spansDropped: 0 });
 });
 
-it('says how many spans the service asked to hold were not sent before exit', async () => {
-  const result = await run({ status: 503, headers: { 'retry-after': '600' } });
+it('counts the spans the service asked to hold past the exit as dropped, and says how many', async () => {
+  const result = await run({ status: 429, headers: { 'retry-after': '600' } });
   expect(result.code).toBe(0);
   expect(receiver!.spans()).toEqual([]);
   expect(result.stderr).toContain('1 span(s) waiting for a retry could not be sent');
+  expect(countersAtExit(result.stdout)).toEqual({ spansEnded: 1, spansExported: 0, spansDropped: 1, droppedSpans: 1 });
 });

@@ -36,3 +36,21 @@ describe('a signal when a library such as signal-exit listens too', () => {
     expect(receiver.spans()).toHaveLength(1);
   }, 20_000);
 });
+
+describe('a signal while the service asks weft to hold the spans', () => {
+  let throttling: OtlpReceiver;
+  beforeEach(async () => {
+    throttling = await startOtlpReceiver({ reply: () => ({ status: 429, headers: { 'retry-after': '600' } }) });
+  });
+  afterEach(() => throttling.close());
+
+  it('counts the held spans as dropped before the exit handlers run, and says how many', async () => {
+    const app = startNode([fixture('signal-exit-app.mjs')], { WEFT_BASE_URL: throttling.url, WEFT_PROJECT: 'acme/signals' });
+    await app.waitForOutput('ready');
+    app.child.kill('SIGTERM');
+    const result = await app.exited;
+    expect(result.signal).toBe('SIGTERM');
+    expect(result.stderr).toContain('1 span(s) waiting for a retry could not be sent');
+    expect(result.stdout).toContain('dropped 1');
+  }, 20_000);
+});

@@ -1,45 +1,42 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { trace } from '@opentelemetry/api';
 import { afterEach, expect, it } from 'vitest';
+import { register, type WeftHandle } from 'weft';
 import { type RunningChild, startNode } from '../helpers/child.js';
+import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
 
-/** A trace service that accepts each export and then sends its answer one byte at a time, never finishing it. */
-async function tricklingService() {
-  const timers = new Set<NodeJS.Timeout>();
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      const timer = setInterval(() => res.write(' '), 50);
-      timers.add(timer);
-      res.on('close', () => {
-        clearInterval(timer);
-        timers.delete(timer);
-      });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => {
-      for (const timer of timers) clearInterval(timer);
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-let service: Awaited<ReturnType<typeof tricklingService>> | undefined;
+// The service answers 200 and its headers at once, then trickles the body past the export's time limit.
+let service: OtlpReceiver | undefined;
+let weft: WeftHandle | undefined;
 let app: RunningChild | undefined;
 afterEach(async () => {
   app?.child.kill('SIGKILL');
+  await weft?.shutdown();
   await service?.close();
-  app = undefined;
-  service = undefined;
+  app = weft = service = undefined;
 });
 
-it('times an export out on a service that trickles its answer: shutdown() counts the span and the process ends', async () => {
-  service = await tricklingService();
+it('counts spans as exported, and never sends them again, once the service answered 2xx but not the whole body', async () => {
+  service = await startOtlpReceiver({ reply: () => 'trickle' });
+  const handle = register({
+    baseUrl: service.url,
+    project: 'acme/trickle',
+    instrumentations: [],
+    flushOnExit: false,
+    batch: { exportTimeoutMillis: 300 },
+  });
+  weft = handle;
+  for (const name of ['a', 'b', 'c']) trace.getTracer('t').startSpan(name).end();
+  await handle.forceFlush();
+  // Shutdown gives anything kept for a retry its last attempt: a batch taken for failed would go out again here.
+  await handle.shutdown();
+
+  expect(service.spans().map((s) => s.name).sort()).toEqual(['a', 'b', 'c']);
+  expect(handle.droppedSpans).toBe(0);
+  expect(handle.stats).toMatchObject({ spansEnded: 3, spansExported: 3, spansDropped: 0 });
+});
+
+it('ends the process after shutdown() on a service that trickles its answer', async () => {
+  service = await startOtlpReceiver({ reply: () => 'trickle' });
   app = startNode(['test/register/fixtures/shutdown-stats.mjs'], {
     WEFT_BASE_URL: service.url,
     WEFT_PROJECT: 'acme/trickle',
@@ -51,7 +48,8 @@ it('times an export out on a service that trickles its answer: shutdown() counts
   });
   await app.waitForOutput('stats');
   const stats = JSON.parse(/stats (.*)/.exec(stdout)![1]!);
-  expect(stats).toEqual({ spansEnded: 1, spansExported: 0, spansDropped: 1 });
-  // Nothing of weft's is left to hold the event loop.
+  expect(stats).toEqual({ spansEnded: 1, spansExported: 1, spansDropped: 0 });
+  expect(service.spans().map((s) => s.name)).toEqual(['before-shutdown']);
+  // The trickling socket was destroyed: nothing of weft's is left to hold the event loop.
   expect((await app.exited).code).toBe(0);
 });

@@ -1,0 +1,34 @@
+import { afterEach, expect, it } from 'vitest';
+import { countersAtExit, runNode } from '../helpers/child.js';
+import { type OtlpReceiver, type ReceiverReply, startOtlpReceiver } from '../helpers/otlp-receiver.js';
+
+// When the process ends, every span that ended is either exported or counted as dropped, before the app's own
+// `exit` listener reads the counters. These run the built package in child processes, as an app would.
+let receiver: OtlpReceiver | undefined;
+afterEach(() => receiver?.close());
+
+async function run(reply: ReceiverReply, env: Record<string, string> = {}) {
+  receiver = await startOtlpReceiver({ reply: () => reply });
+  return runNode(['test/register/fixtures/end-unflushed.mjs'], { WEFT_BASE_URL: receiver.url, WEFT_PROJECT: 'acme/at-exit', ...env });
+}
+
+it('counts the spans of an export weft gave up on at exit as dropped', async () => {
+  const result = await run('hang');
+  expect(result.code).toBe(0);
+  expect(result.stderr).toContain('1 span(s) were not sent');
+  expect(countersAtExit(result.stdout)).toEqual({ spansEnded: 1, spansExported: 0, spansDropped: 1, droppedSpans: 1 });
+});
+
+it('counts the spans still queued when the app calls process.exit() as dropped', async () => {
+  const result = await run({ status: 200 }, { FIXTURE_PROCESS_EXIT: '1' });
+  expect(result.code).toBe(0);
+  expect(receiver!.requests).toEqual([]);
+  expect(countersAtExit(result.stdout)).toEqual({ spansEnded: 1, spansExported: 0, spansDropped: 1, droppedSpans: 1 });
+});
+
+it('counts nothing as dropped when the exit flush sent everything', async () => {
+  const result = await run({ status: 200 });
+  expect(result.code).toBe(0);
+  expect(receiver!.spans().map((s) => s.name)).toEqual(['unflushed']);
+  expect(countersAtExit(result.stdout)).toEqual({ spansEnded: 1, spansExported: 1, spansDropped: 0, droppedSpans: 0 });
+});
