@@ -42,6 +42,8 @@ export class ResilientExporter implements SpanExporter {
   /** Each export request in flight, with the means to stop waiting for it early, or to count it dropped. */
   private readonly inFlight = new Map<Promise<void>, { letGo: () => void; drop: () => void }>();
   private lastFailureAt = 0;
+  /** Spans the answer being read refused; see {@link ResilientExporter.noteRejected}. */
+  private rejectedInAnswer = 0;
   // Failures counted, so that "has it failed since?" does not depend on the clock's millisecond.
   private failures = 0;
   private pauseMs = 0;
@@ -117,8 +119,20 @@ export class ResilientExporter implements SpanExporter {
     return settled;
   }
 
+  /**
+   * The service's answer to the request now settling refused `count` of its spans (OTLP partial success). The
+   * answer is read just before the request reports success, in the same turn, so they are set against that batch.
+   */
+  noteRejected(count: number): void {
+    this.rejectedInAnswer += count;
+  }
+
   private onSuccess(batch: ReadableSpan[]): void {
-    this.stats.spansExported += batch.length;
+    // Refused spans are dropped, not exported: each span is counted once.
+    const rejected = Math.min(this.rejectedInAnswer, batch.length);
+    this.rejectedInAnswer = 0;
+    this.stats.spansDropped += rejected;
+    this.stats.spansExported += batch.length - rejected;
     this.pauseMs = 0;
     this.pausedUntil = 0;
     // The service took a request after asking to wait: what it held back may go again.

@@ -134,7 +134,7 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
       userAgent: `weft/${VERSION}`,
     },
     (rejected, message) => {
-      stats.spansDropped += rejected;
+      exporter.noteRejected(rejected);
       reportOnce('export-partial', `${host} refused ${rejected} span(s): ${message.slice(0, 300)}`);
     },
   );

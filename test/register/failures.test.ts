@@ -79,7 +79,7 @@ describe('register() when the trace service misbehaves', () => {
 });
 
 describe('register() when the service refuses some spans of a request', () => {
-  it('counts the spans of a JSON partial_success answer as dropped', async () => {
+  it('counts the spans of a JSON partial_success answer as dropped, and only the others as exported', async () => {
     const receiver = await startOtlpReceiver({
       reply: () => ({ status: 200, body: '{"partial_success":{"rejected_spans":2,"error_message":"conflicting attribute paths"}}' }),
     });
@@ -88,6 +88,7 @@ describe('register() when the service refuses some spans of a request', () => {
     await weft.shutdown();
     await receiver.close();
     expect(weft.droppedSpans).toBe(2);
+    expect(weft.stats).toMatchObject({ spansEnded: 3, spansExported: 1, spansDropped: 2 });
   });
 });
 
