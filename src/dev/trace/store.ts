@@ -107,6 +107,9 @@ export class TraceStore {
 
   private putCall(call: CallSchema): number {
     const callKey = key(call.project_id, call.id);
+    // A call re-sent under another trace leaves its old one, so that a trace's members are exactly its calls.
+    const previous = this.calls.get(callKey);
+    if (previous && previous.trace_id !== call.trace_id) this.leaveTrace(previous, callKey);
     this.calls.set(callKey, call);
     const traceKey = key(call.project_id, call.trace_id);
     let members = this.traces.get(traceKey);
@@ -138,11 +141,15 @@ export class TraceStore {
       const call = this.calls.get(callKey);
       if (!call) continue;
       this.calls.delete(callKey);
-      const traceKey = key(projectId, call.trace_id);
-      const members = this.traces.get(traceKey);
-      members?.delete(callKey);
-      if (members?.size === 0) this.traces.delete(traceKey);
+      this.leaveTrace(call, callKey);
     }
+  }
+
+  private leaveTrace(call: CallSchema, callKey: string): void {
+    const traceKey = key(call.project_id, call.trace_id);
+    const members = this.traces.get(traceKey);
+    members?.delete(callKey);
+    if (members?.size === 0) this.traces.delete(traceKey);
   }
 
   private deleteFeedback(projectId: string, ids: string[]): void {
