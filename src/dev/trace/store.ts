@@ -1,5 +1,7 @@
 import type { CallSchema, EndedCall, Feedback, ObjSchema, StartedCall, StoredFile, StoredTable } from './types.js';
 
+type TableRowData = StoredTable['rows'][number];
+
 /**
  * One change to the trace store. Every write goes through a mutation, so that the same record can be
  * applied in memory and appended to the `--data` log, and replaying the log rebuilds the same state.
@@ -33,6 +35,9 @@ export class TraceStore {
   private readonly traces = new Map<string, Set<string>>();
   private readonly objects = new Map<string, ObjSchema[]>();
   private readonly tables = new Map<string, StoredTable>();
+  // Every table row by project and row digest, so that building a table from digests does not scan every table.
+  // Rows are content-addressed and tables are never deleted or evicted, so an entry never goes stale.
+  private readonly tableRows = new Map<string, TableRowData>();
   private readonly feedbackList: Feedback[] = [];
   private readonly files = new Map<string, StoredFile>();
   /** How many traces were evicted since the store was created. */
@@ -59,7 +64,7 @@ export class TraceStore {
         this.deleteObject(mutation.project_id, mutation.object_id, mutation.digests);
         return 0;
       case 'table':
-        this.tables.set(key(mutation.table.project_id, mutation.table.digest), mutation.table);
+        this.putTable(mutation.table);
         return 0;
       case 'feedback':
         this.feedbackList.push(mutation.feedback);
@@ -152,6 +157,11 @@ export class TraceStore {
     if (members?.size === 0) this.traces.delete(traceKey);
   }
 
+  private putTable(table: StoredTable): void {
+    this.tables.set(key(table.project_id, table.digest), table);
+    for (const row of table.rows) this.tableRows.set(key(table.project_id, row.digest), row);
+  }
+
   private deleteFeedback(projectId: string, ids: string[]): void {
     const doomed = new Set(ids);
     // Compacted in place with a loop: spreading the kept items into `splice` overflows the stack past ~125k.
@@ -234,13 +244,8 @@ export class TraceStore {
   }
 
   /** A row of any of the project's tables by its digest (rows are content-addressed, so any copy will do). */
-  tableRow(projectId: string, rowDigest: string): { digest: string; val: unknown } | undefined {
-    for (const table of this.tables.values()) {
-      if (table.project_id !== projectId) continue;
-      const row = table.rows.find((r) => r.digest === rowDigest);
-      if (row) return row;
-    }
-    return undefined;
+  tableRow(projectId: string, rowDigest: string): TableRowData | undefined {
+    return this.tableRows.get(key(projectId, rowDigest));
   }
 
   /** Every feedback item of a project, oldest first. */
