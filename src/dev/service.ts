@@ -4,8 +4,7 @@ import { DEFAULT_DEV_HOST, DEFAULT_DEV_PORT, DEFAULT_LOCAL_PROJECT } from '../co
 import { bearerAuth } from './auth.js';
 import type { DevContext } from './context.js';
 import { chatRoutes } from './inference/chat-routes.js';
-import { MutationLog } from './persistence.js';
-import { applyRecord, type DevStores, snapshotRecords } from './records.js';
+import type { DevStores } from './records.js';
 import { Router, type Route } from './router.js';
 import { notImplementedRoutes } from './spec-paths.js';
 import { annotationItemRoutes } from './trace/annotation-items-routes.js';
@@ -30,7 +29,7 @@ import { v2ObjectRoutes } from './trace/v2-object-routes.js';
 import { trainingRoutes } from './training/routes.js';
 import { TrainingSimulator } from './training/simulator.js';
 import { TrainingStore } from './training/store.js';
-import { compactionDue, createWriter, supersededBy } from './writer.js';
+import { DevWriter } from './writer.js';
 
 /** Options of {@link startDevService}. */
 export interface DevServiceOptions {
@@ -97,47 +96,14 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
 
   const store = new TraceStore(maxTraces);
   const stores: DevStores = { trace: store, training: new TrainingStore(), collections: new CollectionStore() };
-  let dataLog: MutationLog | undefined;
-  // Records in the data file that deletes and replaces made dead, until the next compaction.
-  let superseded = 0;
-  if (options.dataFile) {
-    const opened = MutationLog.open(options.dataFile);
-    dataLog = opened.log;
-    let evicted = 0;
-    let applied = 0;
-    let unreadable = opened.replay.skippedLines;
-    for (const m of opened.replay.mutations) {
-      // A line that parses but is not a record this version understands is skipped, not fatal.
-      try {
-        const dead = supersededBy(stores, m);
-        evicted += applyRecord(stores, m);
-        superseded += dead;
-        applied++;
-      } catch {
-        unreadable++;
-      }
-    }
-    // Unreadable lines are dropped by a rewrite, like superseded ones.
-    superseded += unreadable;
-    const skipped = unreadable > 0 ? `, skipped ${unreadable} unreadable line(s)` : '';
-    log(`replayed ${applied} record(s) from ${options.dataFile}${skipped}`);
-    if (evicted > 0) {
-      log(`evicted ${evicted} oldest trace(s) on replay to keep at most ${maxTraces}; compacting ${options.dataFile}`);
-      dataLog.rewrite(snapshotRecords(stores));
-      superseded = 0;
-    } else if (compactionDue(superseded, dataLog.lines)) {
-      log(`compacting ${options.dataFile}: ${superseded} of its ${dataLog.lines} record(s) were deleted or replaced`);
-      dataLog.rewrite(snapshotRecords(stores));
-      superseded = 0;
-    }
-  }
+  const writer = DevWriter.open(stores, { maxTraces, log, dataFile: options.dataFile });
 
   const context: DevContext = {
     store,
     collections: stores.collections,
     defaultProject: DEFAULT_LOCAL_PROJECT,
     log,
-    write: createWriter(stores, dataLog, maxTraces, log, superseded),
+    write: writer.write,
   };
 
   // The simulator writes through the same writer as the trace routes, so its records land in the same log.
@@ -176,7 +142,7 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) => {
-      dataLog?.close();
+      writer.close();
       reject(error);
     });
     server.listen(port, host, () => {
@@ -198,7 +164,7 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
       closed ??= new Promise<void>((resolve) => {
         training.close();
         server.close(() => {
-          dataLog?.close();
+          writer.close();
           resolve();
         });
         server.closeAllConnections();
