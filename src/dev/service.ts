@@ -18,6 +18,7 @@ import { feedbackRoutes } from './trace/feedback-routes.js';
 import { fileRoutes } from './trace/files-routes.js';
 import { infoRoutes } from './trace/info-routes.js';
 import { objectLabelRoutes } from './trace/object-label-routes.js';
+import { LABEL_COLLECTIONS } from './trace/object-labels.js';
 import { objectRoutes } from './trace/objects-routes.js';
 import { otelRoute } from './trace/otel-route.js';
 import { TraceStore } from './trace/store.js';
@@ -47,6 +48,13 @@ export interface DevServiceOptions {
   dataFile?: string;
   /** How many traces to keep; the oldest are evicted past it (and the log says so). Default 10 000. */
   maxTraces?: number;
+  /**
+   * How many records of each kind to keep (feedback; costs; annotation queues; their items; evaluation runs;
+   * predictions; scores), across projects; past it the oldest of that kind are evicted, as traces are past
+   * `maxTraces`, and the log says so. Objects, tables, files and object aliases and tags are kept until
+   * deleted. Default 100 000.
+   */
+  maxRecords?: number;
   /** Where operator messages go (evictions, replay); `false` for silence. Default: stderr. */
   log?: ((line: string) => void) | false;
   /** Milliseconds between a training job's events. Default 300, so a job ends in about two seconds. */
@@ -92,11 +100,13 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
     throw new RangeError(`weft dev: option \`port\` must be an integer from 0 to 65535, got ${port}.`);
   }
   const maxTraces = positiveInteger(options.maxTraces ?? 10_000, 'maxTraces');
+  const maxRecords = positiveInteger(options.maxRecords ?? 100_000, 'maxRecords');
   const log = options.log === false ? () => {} : (options.log ?? ((line: string) => process.stderr.write(`weft dev: ${line}\n`)));
 
-  const store = new TraceStore(maxTraces);
-  const stores: DevStores = { trace: store, training: new TrainingStore(), collections: new CollectionStore() };
-  const writer = DevWriter.open(stores, { maxTraces, log, dataFile: options.dataFile });
+  const store = new TraceStore(maxTraces, maxRecords);
+  const collections = new CollectionStore({ maxRecords, unbounded: Object.values(LABEL_COLLECTIONS) });
+  const stores: DevStores = { trace: store, training: new TrainingStore(), collections };
+  const writer = DevWriter.open(stores, { maxTraces, maxRecords, log, dataFile: options.dataFile });
 
   const context: DevContext = {
     store,

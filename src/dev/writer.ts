@@ -1,5 +1,6 @@
 import { MutationLog, type Replay } from './persistence.js';
 import { applyRecord, type DevRecord, type DevStores, snapshotRecords } from './records.js';
+import type { Evicted } from './trace/store.js';
 
 /** The fewest superseded records worth a rewrite of the data file (so that a small file is not rewritten on every delete). */
 const MIN_SUPERSEDED_FOR_COMPACTION = 1000;
@@ -42,9 +43,15 @@ function compactionDue(superseded: number, lines: number): boolean {
   return superseded >= MIN_SUPERSEDED_FOR_COMPACTION && superseded * 2 >= lines;
 }
 
-/** How the writer is set up: the trace bound it reports evictions against, the operator log, the data file. */
+function addEvicted(into: Evicted, more: Evicted): void {
+  into.traces += more.traces;
+  into.records += more.records;
+}
+
+/** How the writer is set up: the bounds it reports evictions against, the operator log, the data file. */
 export interface WriterOptions {
   maxTraces: number;
+  maxRecords: number;
   log: (line: string) => void;
   /** The `--data` file; none keeps everything in memory only. */
   dataFile?: string;
@@ -52,19 +59,19 @@ export interface WriterOptions {
 
 /**
  * The one write path of the dev service's data, trace and training alike: apply the record in memory,
- * append it to the data file, and when it pushed old traces out, tell the operator (one line per burst, not
- * one per trace). Replaying the data file at start takes the same path (without appending), so this is also
+ * append it to the data file, and when it pushed old traces or records out, tell the operator (one line per
+ * burst, not one per trace). Replaying the data file at start takes the same path (without appending), so this is also
  * the one place that keeps the data file's books: how many of its lines are dead (deleted, replaced, evicted
  * or unreadable), and when to rewrite it from the live state (after evictions, see below, and once dead
  * lines pile up, see {@link compactionDue}).
  *
  * @example
- * const writer = DevWriter.open(stores, { maxTraces: 10_000, log, dataFile: 'traces.jsonl' });
+ * const writer = DevWriter.open(stores, { maxTraces: 10_000, maxRecords: 100_000, log, dataFile: 'traces.jsonl' });
  * writer.write({ kind: 'feedback', feedback });
  * writer.close();
  */
 export class DevWriter {
-  private evictionsSinceNotice = 0;
+  private evictionsSinceNotice: Evicted = { traces: 0, records: 0 };
   // The data file keeps evicted traces until it is rewritten; rewriting once as many traces were evicted as
   // are kept bounds it to about twice the live data, at an amortised cost of one record per write.
   private evictedSinceCompaction = 0;
@@ -89,7 +96,7 @@ export class DevWriter {
   readonly write = (record: DevRecord): void => {
     const evicted = this.apply(record);
     this.dataLog?.append(record);
-    if (evicted > 0) this.noticeEvictions(evicted);
+    if (evicted.traces + evicted.records > 0) this.noticeEvictions(evicted);
     if (this.evictedSinceCompaction >= this.options.maxTraces || this.compactionDue()) this.compact();
   };
 
@@ -100,16 +107,16 @@ export class DevWriter {
 
   /**
    * Applies the records read back from the data file (which holds them already), then compacts it when the
-   * replay evicted traces (the file outgrew the bound, or the bound was lowered) or when it is due.
+   * replay evicted traces or records (the file outgrew a bound, or a bound was lowered) or when it is due.
    */
   private replay(replay: Replay, file: string): void {
     let applied = 0;
-    let evicted = 0;
+    const evicted: Evicted = { traces: 0, records: 0 };
     let unreadable = replay.skippedLines;
     for (const record of replay.mutations) {
       // A line that parses but is not a record this version understands is skipped, not fatal.
       try {
-        evicted += this.apply(record);
+        addEvicted(evicted, this.apply(record));
         applied++;
       } catch {
         unreadable++;
@@ -119,35 +126,46 @@ export class DevWriter {
     this.supersededSinceCompaction += unreadable;
     const skipped = unreadable > 0 ? `, skipped ${unreadable} unreadable line(s)` : '';
     this.options.log(`replayed ${applied} record(s) from ${file}${skipped}`);
-    if (evicted > 0) {
-      this.options.log(`evicted ${evicted} oldest trace(s) on replay to keep at most ${this.options.maxTraces}; compacting ${file}`);
+    const { traces, records } = evicted;
+    if (traces > 0) this.options.log(`evicted ${traces} oldest trace(s) on replay to keep at most ${this.options.maxTraces}; compacting ${file}`);
+    if (records > 0) this.options.log(`evicted ${records} oldest ${this.recordsBound()} on replay; compacting ${file}`);
+    if (traces + records > 0) {
       this.compact();
     } else if (this.compactionDue()) {
-      this.options.log(`compacting ${file}: ${this.supersededSinceCompaction} of its ${this.dataLog?.lines} record(s) were deleted or replaced`);
+      this.options.log(`compacting ${file}: ${this.supersededSinceCompaction} of its ${this.dataLog?.lines} record(s) were deleted, replaced or evicted`);
       this.compact();
     }
   }
 
-  /** Applies a record to the stores, counting the lines of the data file it leaves dead; returns the traces it evicted. */
-  private apply(record: DevRecord): number {
+  /** Applies a record to the stores, counting the lines of the data file it leaves dead; returns what it evicted. */
+  private apply(record: DevRecord): Evicted {
     // Counted before the record is applied, and kept only once it applied.
     const dead = this.dataLog ? supersededBy(this.stores, record) : 0;
     const evicted = applyRecord(this.stores, record);
-    this.supersededSinceCompaction += dead;
-    this.evictedSinceCompaction += evicted;
+    // An evicted record leaves its line dead, like a deleted one; evicted traces have their own rule.
+    this.supersededSinceCompaction += dead + evicted.records;
+    this.evictedSinceCompaction += evicted.traces;
     return evicted;
   }
 
-  private noticeEvictions(evicted: number): void {
-    if (this.evictionsSinceNotice === 0) {
+  private noticeEvictions(evicted: Evicted): void {
+    const pending = this.evictionsSinceNotice;
+    if (pending.traces + pending.records === 0) {
       setImmediate(() => {
-        this.options.log(
-          `evicted ${this.evictionsSinceNotice} oldest trace(s) to keep at most ${this.options.maxTraces} (${this.stores.trace.evictedTraces} evicted in total; raise --max-traces to keep more)`,
-        );
-        this.evictionsSinceNotice = 0;
+        const { maxTraces } = this.options;
+        const total = this.stores.trace.evictedTraces;
+        if (pending.traces > 0) {
+          this.options.log(`evicted ${pending.traces} oldest trace(s) to keep at most ${maxTraces} (${total} evicted in total; raise --max-traces to keep more)`);
+        }
+        if (pending.records > 0) this.options.log(`evicted ${pending.records} oldest ${this.recordsBound()} (raise --max-records to keep more)`);
+        this.evictionsSinceNotice = { traces: 0, records: 0 };
       }).unref();
     }
-    this.evictionsSinceNotice += evicted;
+    addEvicted(pending, evicted);
+  }
+
+  private recordsBound(): string {
+    return `record(s) to keep at most ${this.options.maxRecords} of each kind (feedback, costs, annotation queues and items, evaluation runs, predictions, scores)`;
   }
 
   private compactionDue(): boolean {
