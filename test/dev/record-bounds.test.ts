@@ -1,23 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Client } from 'weft';
 import { writeCall } from './call-writer.js';
 import { devClient } from './client-support.js';
-
-let dir: string | undefined;
-afterEach(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
-});
-
-function dataFile(): string {
-  dir = mkdtempSync(join(tmpdir(), 'weft-dev-'));
-  return join(dir, 'data.jsonl');
-}
-
-const dataLines = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').length;
+import { dataLines, tempDataFile } from './data-file.js';
 
 const FIVE = ['n0', 'n1', 'n2', 'n3', 'n4'];
 
@@ -71,7 +56,7 @@ describe('weft dev: feedback, costs, annotation queues and evaluation records ar
   });
 
   it('keeps the bound and the newest records across a restart, also when the bound is lowered', async () => {
-    const file = dataFile();
+    const file = tempDataFile();
     const first = await devClient({ dataFile: file, maxRecords: 3 });
     await feedback(first.client, FIVE);
     await first.dev.close();
@@ -79,7 +64,7 @@ describe('weft dev: feedback, costs, annotation queues and evaluation records ar
     const again = await devClient({ dataFile: file, maxRecords: 3 });
     expect(await feedbackTypes(again.client)).toEqual(['n2', 'n3', 'n4']);
     // The replay evicted what the first run had evicted, and rewrote the file without it.
-    expect(dataLines(file)).toBe(3);
+    expect(dataLines(file)).toHaveLength(3);
     await again.dev.close();
 
     const lines: string[] = [];
@@ -89,11 +74,11 @@ describe('weft dev: feedback, costs, annotation queues and evaluation records ar
   });
 
   it('does not keep evicted records in the data file', async () => {
-    const file = dataFile();
+    const file = tempDataFile();
     const { client } = await devClient({ dataFile: file, maxRecords: 10 });
     const batch = Array.from({ length: 2500 }, (_, i) => ({ weave_ref: 'weave:///team/proj/call/c1', feedback_type: `n${i}`, payload: {} }));
     await client.trace.feedback.createBatch({ batch });
-    expect(dataLines(file)).toBeLessThan(1000);
+    expect(dataLines(file).length).toBeLessThan(1000);
     expect(await feedbackTypes(client)).toEqual(Array.from({ length: 10 }, (_, i) => `n${2490 + i}`));
   });
 });

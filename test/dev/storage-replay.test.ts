@@ -1,23 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Client } from 'weft';
 import { writeCall } from './call-writer.js';
 import { devClient } from './client-support.js';
-
-let dir: string | undefined;
-afterEach(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
-});
-
-function dataFile(): string {
-  dir = mkdtempSync(join(tmpdir(), 'weft-dev-'));
-  return join(dir, 'data.jsonl');
-}
-
-const dataLines = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').length;
+import { dataLines, tempDataFile } from './data-file.js';
 
 /** Writes some of everything the data file keeps, with the deletes and replaces that leave dead lines in it. */
 async function writeEverything(client: Client): Promise<{ table: string; queue: string }> {
@@ -62,7 +47,7 @@ async function pileUpDeadLines(client: Client): Promise<void> {
 
 describe('weft dev: a --data file replays into the state that wrote it', () => {
   it('gives the same state replayed as written, before and after it is compacted while running', async () => {
-    const file = dataFile();
+    const file = tempDataFile();
     const first = await devClient({ dataFile: file });
     const written = await writeEverything(first.client);
     const state = await stateOf(first.client, written);
@@ -72,7 +57,7 @@ describe('weft dev: a --data file replays into the state that wrote it', () => {
     const replayed = await devClient({ dataFile: file });
     expect(await stateOf(replayed.client, written)).toEqual(state);
     await pileUpDeadLines(replayed.client);
-    expect(dataLines(file)).toBeLessThan(30);
+    expect(dataLines(file).length).toBeLessThan(30);
     expect(await stateOf(replayed.client, written)).toEqual(state);
     await replayed.dev.close();
 
@@ -81,7 +66,7 @@ describe('weft dev: a --data file replays into the state that wrote it', () => {
   });
 
   it('gives the same state replayed as it was compacted to on start', async () => {
-    const file = dataFile();
+    const file = tempDataFile();
     const first = await devClient({ dataFile: file });
     const written = await writeEverything(first.client);
     await first.dev.close();

@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeCall } from './call-writer.js';
 import { devClient } from './client-support.js';
+import { tempDataFile } from './data-file.js';
 
 type DevClient = Awaited<ReturnType<typeof devClient>>['client'];
 
@@ -63,23 +61,18 @@ describe('weft dev: tables through the Client', () => {
   });
 
   it('finds the rows of every table after the data file is replayed and compacted', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'weft-dev-'));
-    try {
-      const dataFile = join(dir, 'data.jsonl');
-      const first = await devClient({ dataFile });
-      const base = await threeRows(first.client);
-      const updated = await first.client.trace.tables.update({ base_digest: base.digest, updates: [{ append: { row: { n: 4 } } }] });
-      for (const t of ['t1', 't2']) await writeCall(first.client, { id: t, trace_id: t });
-      await first.dev.close();
-      // With room for one trace, the replay evicts one and rewrites the file from the live state.
-      await (await devClient({ dataFile, maxTraces: 1 })).dev.close();
+    const dataFile = tempDataFile();
+    const first = await devClient({ dataFile });
+    const base = await threeRows(first.client);
+    const updated = await first.client.trace.tables.update({ base_digest: base.digest, updates: [{ append: { row: { n: 4 } } }] });
+    for (const t of ['t1', 't2']) await writeCall(first.client, { id: t, trace_id: t });
+    await first.dev.close();
+    // With room for one trace, the replay evicts one and rewrites the file from the live state.
+    await (await devClient({ dataFile, maxTraces: 1 })).dev.close();
 
-      const { client } = await devClient({ dataFile });
-      const made = await client.trace.tables.createFromDigests({ row_digests: [...updated.updated_row_digests, base.row_digests[1]!] });
-      expect(await values(client, made.digest)).toEqual([{ n: 4 }, { n: 2 }]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { client } = await devClient({ dataFile });
+    const made = await client.trace.tables.createFromDigests({ row_digests: [...updated.updated_row_digests, base.row_digests[1]!] });
+    expect(await values(client, made.digest)).toEqual([{ n: 4 }, { n: 2 }]);
   });
 
   it('streams the rows of a query as JSONL, paged like /table/query', async () => {
