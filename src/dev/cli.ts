@@ -4,6 +4,7 @@ import { type DevService, startDevService } from './service.js';
 
 /** The usage text of `weft dev`. */
 export const DEV_USAGE = `Usage: weft dev [--port N] [--host H] [--data FILE] [--api-key K] [--max-traces N]
+                [--max-records N]
 
 Starts a local stand-in for the trace, inference and training services on one port.
 With nothing configured, weft's register() and Client send everything here.
@@ -15,6 +16,8 @@ Options:
   --api-key K      require "Authorization: Bearer K" on every request (default: any key is accepted);
                    env WEFT_DEV_API_KEY does the same without putting the key on the command line
   --max-traces N   keep at most N traces, evicting the oldest (default 10000)
+  --max-records N  keep at most N records of each kind (feedback, costs, annotation queues and items,
+                   evaluation runs, predictions, scores), evicting the oldest (default 100000)
   -h, --help       show this help
 `;
 
@@ -60,6 +63,7 @@ export async function runDevCommand(argv: string[], io: CommandIo = defaultIo): 
         data: { type: 'string' },
         'api-key': { type: 'string' },
         'max-traces': { type: 'string' },
+        'max-records': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -83,6 +87,7 @@ export async function runDevCommand(argv: string[], io: CommandIo = defaultIo): 
     dataFile: values.data as string | undefined,
     apiKey,
     maxTraces: integerOption(values['max-traces'] as string | undefined, '--max-traces', 1, Number.MAX_SAFE_INTEGER),
+    maxRecords: integerOption(values['max-records'] as string | undefined, '--max-records', 1, Number.MAX_SAFE_INTEGER),
     log: (line) => io.err(`weft dev: ${line}\n`),
   });
   io.out(

@@ -1,5 +1,5 @@
 import { type CollectionMutation, type CollectionStore, isCollectionMutation } from './trace/collection-store.js';
-import type { Mutation, TraceStore } from './trace/store.js';
+import type { Evicted, Mutation, TraceStore } from './trace/store.js';
 import { isTrainingMutation, type TrainingMutation, type TrainingStore } from './training/store.js';
 
 /** One line of the `--data` log: a change to the trace data (calls and objects, or a record collection) or to the training state. */
@@ -13,18 +13,15 @@ export interface DevStores {
 }
 
 /**
- * Applies one record to the store it belongs to and returns how many traces it pushed out. Live writes and
- * replay both come through here, so that replaying the log rebuilds exactly what the writes built.
+ * Applies one record to the store it belongs to and returns what it pushed out of the bounded stores. Live
+ * writes and replay both come through here, so that replaying the log rebuilds exactly what the writes built.
  */
-export function applyRecord(stores: DevStores, record: DevRecord): number {
+export function applyRecord(stores: DevStores, record: DevRecord): Evicted {
   if (isTrainingMutation(record)) {
     stores.training.apply(record);
-    return 0;
+    return { traces: 0, records: 0 };
   }
-  if (isCollectionMutation(record)) {
-    stores.collections.apply(record);
-    return 0;
-  }
+  if (isCollectionMutation(record)) return { traces: 0, records: stores.collections.apply(record) };
   return stores.trace.apply(record);
 }
 

@@ -4,8 +4,7 @@ import { DEFAULT_DEV_HOST, DEFAULT_DEV_PORT, DEFAULT_LOCAL_PROJECT } from '../co
 import { bearerAuth } from './auth.js';
 import type { DevContext } from './context.js';
 import { chatRoutes } from './inference/chat-routes.js';
-import { MutationLog } from './persistence.js';
-import { applyRecord, type DevStores, snapshotRecords } from './records.js';
+import type { DevStores } from './records.js';
 import { Router, type Route } from './router.js';
 import { notImplementedRoutes } from './spec-paths.js';
 import { annotationItemRoutes } from './trace/annotation-items-routes.js';
@@ -19,6 +18,7 @@ import { feedbackRoutes } from './trace/feedback-routes.js';
 import { fileRoutes } from './trace/files-routes.js';
 import { infoRoutes } from './trace/info-routes.js';
 import { objectLabelRoutes } from './trace/object-label-routes.js';
+import { LABEL_COLLECTIONS } from './trace/object-labels.js';
 import { objectRoutes } from './trace/objects-routes.js';
 import { otelRoute } from './trace/otel-route.js';
 import { TraceStore } from './trace/store.js';
@@ -30,7 +30,7 @@ import { v2ObjectRoutes } from './trace/v2-object-routes.js';
 import { trainingRoutes } from './training/routes.js';
 import { TrainingSimulator } from './training/simulator.js';
 import { TrainingStore } from './training/store.js';
-import { compactionDue, createWriter, supersededBy } from './writer.js';
+import { DevWriter } from './writer.js';
 
 /** Options of {@link startDevService}. */
 export interface DevServiceOptions {
@@ -48,6 +48,13 @@ export interface DevServiceOptions {
   dataFile?: string;
   /** How many traces to keep; the oldest are evicted past it (and the log says so). Default 10 000. */
   maxTraces?: number;
+  /**
+   * How many records of each kind to keep (feedback; costs; annotation queues; their items; evaluation runs;
+   * predictions; scores), across projects; past it the oldest of that kind are evicted, as traces are past
+   * `maxTraces`, and the log says so. Objects, tables, files and object aliases and tags are kept until
+   * deleted. Default 100 000.
+   */
+  maxRecords?: number;
   /** Where operator messages go (evictions, replay); `false` for silence. Default: stderr. */
   log?: ((line: string) => void) | false;
   /** Milliseconds between a training job's events. Default 300, so a job ends in about two seconds. */
@@ -93,51 +100,20 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
     throw new RangeError(`weft dev: option \`port\` must be an integer from 0 to 65535, got ${port}.`);
   }
   const maxTraces = positiveInteger(options.maxTraces ?? 10_000, 'maxTraces');
+  const maxRecords = positiveInteger(options.maxRecords ?? 100_000, 'maxRecords');
   const log = options.log === false ? () => {} : (options.log ?? ((line: string) => process.stderr.write(`weft dev: ${line}\n`)));
 
-  const store = new TraceStore(maxTraces);
-  const stores: DevStores = { trace: store, training: new TrainingStore(), collections: new CollectionStore() };
-  let dataLog: MutationLog | undefined;
-  // Records in the data file that deletes and replaces made dead, until the next compaction.
-  let superseded = 0;
-  if (options.dataFile) {
-    const opened = MutationLog.open(options.dataFile);
-    dataLog = opened.log;
-    let evicted = 0;
-    let applied = 0;
-    let unreadable = opened.replay.skippedLines;
-    for (const m of opened.replay.mutations) {
-      // A line that parses but is not a record this version understands is skipped, not fatal.
-      try {
-        const dead = supersededBy(stores, m);
-        evicted += applyRecord(stores, m);
-        superseded += dead;
-        applied++;
-      } catch {
-        unreadable++;
-      }
-    }
-    // Unreadable lines are dropped by a rewrite, like superseded ones.
-    superseded += unreadable;
-    const skipped = unreadable > 0 ? `, skipped ${unreadable} unreadable line(s)` : '';
-    log(`replayed ${applied} record(s) from ${options.dataFile}${skipped}`);
-    if (evicted > 0) {
-      log(`evicted ${evicted} oldest trace(s) on replay to keep at most ${maxTraces}; compacting ${options.dataFile}`);
-      dataLog.rewrite(snapshotRecords(stores));
-      superseded = 0;
-    } else if (compactionDue(superseded, dataLog.lines)) {
-      log(`compacting ${options.dataFile}: ${superseded} of its ${dataLog.lines} record(s) were deleted or replaced`);
-      dataLog.rewrite(snapshotRecords(stores));
-      superseded = 0;
-    }
-  }
+  const store = new TraceStore(maxTraces, maxRecords);
+  const collections = new CollectionStore({ maxRecords, unbounded: Object.values(LABEL_COLLECTIONS) });
+  const stores: DevStores = { trace: store, training: new TrainingStore(), collections };
+  const writer = DevWriter.open(stores, { maxTraces, maxRecords, log, dataFile: options.dataFile });
 
   const context: DevContext = {
     store,
     collections: stores.collections,
     defaultProject: DEFAULT_LOCAL_PROJECT,
     log,
-    write: createWriter(stores, dataLog, maxTraces, log, superseded),
+    write: writer.write,
   };
 
   // The simulator writes through the same writer as the trace routes, so its records land in the same log.
@@ -176,7 +152,7 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) => {
-      dataLog?.close();
+      writer.close();
       reject(error);
     });
     server.listen(port, host, () => {
@@ -198,7 +174,7 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
       closed ??= new Promise<void>((resolve) => {
         training.close();
         server.close(() => {
-          dataLog?.close();
+          writer.close();
           resolve();
         });
         server.closeAllConnections();

@@ -1,8 +1,9 @@
-import type { MutationLog } from './persistence.js';
+import { MutationLog, type Replay } from './persistence.js';
 import { applyRecord, type DevRecord, type DevStores, snapshotRecords } from './records.js';
+import type { Evicted } from './trace/store.js';
 
 /** The fewest superseded records worth a rewrite of the data file (so that a small file is not rewritten on every delete). */
-export const MIN_SUPERSEDED_FOR_COMPACTION = 1000;
+const MIN_SUPERSEDED_FOR_COMPACTION = 1000;
 
 /**
  * About how many lines of the data file `record` leaves dead once applied: a deletion is dead itself and
@@ -10,7 +11,7 @@ export const MIN_SUPERSEDED_FOR_COMPACTION = 1000;
  * record is applied. Ends and job events merged into a live call or job are not counted: they stay as large
  * as the live data they make up.
  */
-export function supersededBy(stores: DevStores, record: DevRecord): number {
+function supersededBy(stores: DevStores, record: DevRecord): number {
   switch (record.kind) {
     case 'feedback_delete':
     case 'record_delete':
@@ -38,45 +39,144 @@ export function supersededBy(stores: DevStores, record: DevRecord): number {
  * that minimum, however many deletes and replaces it sees, and costs at most two lines rewritten per
  * superseded line, amortised.
  */
-export function compactionDue(superseded: number, lines: number): boolean {
+function compactionDue(superseded: number, lines: number): boolean {
   return superseded >= MIN_SUPERSEDED_FOR_COMPACTION && superseded * 2 >= lines;
+}
+
+function addEvicted(into: Evicted, more: Evicted): void {
+  into.traces += more.traces;
+  into.records += more.records;
+}
+
+/** How the writer is set up: the bounds it reports evictions against, the operator log, the data file. */
+export interface WriterOptions {
+  maxTraces: number;
+  maxRecords: number;
+  log: (line: string) => void;
+  /** The `--data` file; none keeps everything in memory only. */
+  dataFile?: string;
 }
 
 /**
  * The one write path of the dev service's data, trace and training alike: apply the record in memory,
- * append it to the data file, and when it pushed old traces out, tell the operator (one line per burst, not
- * one per trace). The data file is kept bounded too: it is rewritten from the live state after evictions
- * (see below) and once superseded records pile up (see {@link compactionDue}); `superseded` counts those
- * already in the file when the writer starts.
+ * append it to the data file, and when it pushed old traces or records out, tell the operator (one line per
+ * burst, not one per trace). Replaying the data file at start takes the same path (without appending), so this is also
+ * the one place that keeps the data file's books: how many of its lines are dead (deleted, replaced, evicted
+ * or unreadable), and when to rewrite it from the live state (after evictions, see below, and once dead
+ * lines pile up, see {@link compactionDue}).
+ *
+ * @example
+ * const writer = DevWriter.open(stores, { maxTraces: 10_000, maxRecords: 100_000, log, dataFile: 'traces.jsonl' });
+ * writer.write({ kind: 'feedback', feedback });
+ * writer.close();
  */
-export function createWriter(stores: DevStores, dataLog: MutationLog | undefined, maxTraces: number, log: (line: string) => void, superseded = 0) {
-  let evictionsSinceNotice = 0;
+export class DevWriter {
+  private evictionsSinceNotice: Evicted = { traces: 0, records: 0 };
   // The data file keeps evicted traces until it is rewritten; rewriting once as many traces were evicted as
   // are kept bounds it to about twice the live data, at an amortised cost of one record per write.
-  let evictedSinceCompaction = 0;
-  let supersededSinceCompaction = superseded;
-  return (record: DevRecord): void => {
-    const dead = dataLog ? supersededBy(stores, record) : 0;
-    const evicted = applyRecord(stores, record);
-    dataLog?.append(record);
-    supersededSinceCompaction += dead;
-    if (evicted > 0) {
-      if (evictionsSinceNotice === 0) {
-        setImmediate(() => {
-          log(
-            `evicted ${evictionsSinceNotice} oldest trace(s) to keep at most ${maxTraces} (${stores.trace.evictedTraces} evicted in total; raise --max-traces to keep more)`,
-          );
-          evictionsSinceNotice = 0;
-        }).unref();
-      }
-      evictionsSinceNotice += evicted;
-      evictedSinceCompaction += evicted;
-    }
-    if (dataLog && (evictedSinceCompaction >= maxTraces || compactionDue(supersededSinceCompaction, dataLog.lines))) {
-      // The snapshot holds the training state too: a rewrite must not drop what is not a trace.
-      dataLog.rewrite(snapshotRecords(stores));
-      evictedSinceCompaction = 0;
-      supersededSinceCompaction = 0;
-    }
+  private evictedSinceCompaction = 0;
+  private supersededSinceCompaction = 0;
+
+  private constructor(
+    private readonly stores: DevStores,
+    private readonly options: WriterOptions,
+    private readonly dataLog?: MutationLog,
+  ) {}
+
+  /** A writer for `stores`; with a data file, the stores are first rebuilt from it (see {@link replay}). */
+  static open(stores: DevStores, options: WriterOptions): DevWriter {
+    if (!options.dataFile) return new DevWriter(stores, options);
+    const opened = MutationLog.open(options.dataFile);
+    const writer = new DevWriter(stores, options, opened.log);
+    writer.replay(opened.replay, options.dataFile);
+    return writer;
+  }
+
+  /** Applies a record, appends it to the data file, and compacts the file when that is due. */
+  readonly write = (record: DevRecord): void => {
+    const evicted = this.apply(record);
+    this.dataLog?.append(record);
+    if (evicted.traces + evicted.records > 0) this.noticeEvictions(evicted);
+    if (this.evictedSinceCompaction >= this.options.maxTraces || this.compactionDue()) this.compact();
   };
+
+  /** Flushes and closes the data file. */
+  close(): void {
+    this.dataLog?.close();
+  }
+
+  /**
+   * Applies the records read back from the data file (which holds them already), then compacts it when the
+   * replay evicted traces or records (the file outgrew a bound, or a bound was lowered) or when it is due.
+   */
+  private replay(replay: Replay, file: string): void {
+    let applied = 0;
+    const evicted: Evicted = { traces: 0, records: 0 };
+    let unreadable = replay.skippedLines;
+    for (const record of replay.mutations) {
+      // A line that parses but is not a record this version understands is skipped, not fatal.
+      try {
+        addEvicted(evicted, this.apply(record));
+        applied++;
+      } catch {
+        unreadable++;
+      }
+    }
+    // Unreadable lines are dropped by a rewrite, like superseded ones.
+    this.supersededSinceCompaction += unreadable;
+    const skipped = unreadable > 0 ? `, skipped ${unreadable} unreadable line(s)` : '';
+    this.options.log(`replayed ${applied} record(s) from ${file}${skipped}`);
+    const { traces, records } = evicted;
+    if (traces > 0) this.options.log(`evicted ${traces} oldest trace(s) on replay to keep at most ${this.options.maxTraces}; compacting ${file}`);
+    if (records > 0) this.options.log(`evicted ${records} oldest ${this.recordsBound()} on replay; compacting ${file}`);
+    if (traces + records > 0) {
+      this.compact();
+    } else if (this.compactionDue()) {
+      this.options.log(`compacting ${file}: ${this.supersededSinceCompaction} of its ${this.dataLog?.lines} record(s) were deleted, replaced or evicted`);
+      this.compact();
+    }
+  }
+
+  /** Applies a record to the stores, counting the lines of the data file it leaves dead; returns what it evicted. */
+  private apply(record: DevRecord): Evicted {
+    // Counted before the record is applied, and kept only once it applied.
+    const dead = this.dataLog ? supersededBy(this.stores, record) : 0;
+    const evicted = applyRecord(this.stores, record);
+    // An evicted record leaves its line dead, like a deleted one; evicted traces have their own rule.
+    this.supersededSinceCompaction += dead + evicted.records;
+    this.evictedSinceCompaction += evicted.traces;
+    return evicted;
+  }
+
+  private noticeEvictions(evicted: Evicted): void {
+    const pending = this.evictionsSinceNotice;
+    if (pending.traces + pending.records === 0) {
+      setImmediate(() => {
+        const { maxTraces } = this.options;
+        const total = this.stores.trace.evictedTraces;
+        if (pending.traces > 0) {
+          this.options.log(`evicted ${pending.traces} oldest trace(s) to keep at most ${maxTraces} (${total} evicted in total; raise --max-traces to keep more)`);
+        }
+        if (pending.records > 0) this.options.log(`evicted ${pending.records} oldest ${this.recordsBound()} (raise --max-records to keep more)`);
+        this.evictionsSinceNotice = { traces: 0, records: 0 };
+      }).unref();
+    }
+    addEvicted(pending, evicted);
+  }
+
+  private recordsBound(): string {
+    return `record(s) to keep at most ${this.options.maxRecords} of each kind (feedback, costs, annotation queues and items, evaluation runs, predictions, scores)`;
+  }
+
+  private compactionDue(): boolean {
+    return this.dataLog !== undefined && compactionDue(this.supersededSinceCompaction, this.dataLog.lines);
+  }
+
+  private compact(): void {
+    if (!this.dataLog) return;
+    // The snapshot holds the training state too: a rewrite must not drop what is not a trace.
+    this.dataLog.rewrite(snapshotRecords(this.stores));
+    this.evictedSinceCompaction = 0;
+    this.supersededSinceCompaction = 0;
+  }
 }

@@ -7,7 +7,7 @@ const PROJECT = 'team/proj';
 
 describe('weft dev: routes over more records than a call can take as arguments', () => {
   it('purges and replaces feedback in a project holding 150k items', async () => {
-    const dev = await devService();
+    const dev = await devService({ maxRecords: MANY });
     const item = (i: number) => ({ project_id: PROJECT, weave_ref: 'weave:///team/proj/call/c1', feedback_type: i === 0 ? 'first' : 'x', payload: {} });
     const created = await post(dev.url, '/feedback/batch/create', { batch: Array.from({ length: MANY }, (_, i) => item(i)) });
     expect(created.status).toBe(200);

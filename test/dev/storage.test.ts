@@ -1,28 +1,15 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { startDevService } from 'weft/dev';
+import { dataLines, tempDataFile } from './data-file.js';
 import { devService, endBody, post, startBody, streamQuery } from './support.js';
 
-let dir: string | undefined;
-afterEach(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
-});
-
-function dataFile(): string {
-  dir = mkdtempSync(join(tmpdir(), 'weft-dev-'));
-  return join(dir, 'data.jsonl');
-}
-
-const dataLines = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
 const feedback = (type: string) => ({ project_id: 'team/proj', weave_ref: 'weave:///team/proj/call/c1', feedback_type: type, payload: {} });
 const byType = (type: string) => ({ $expr: { $eq: [{ $getField: 'feedback_type' }, { $literal: type }] } });
 
 describe('weft dev: storage', () => {
   it('keeps calls, objects and feedback across a restart with --data', async () => {
-    const file = dataFile();
+    const file = tempDataFile();
     const first = await startDevService({ port: 0, dataFile: file, log: false });
     await post(first.url, '/call/start', startBody({ id: 'c1', trace_id: 't1' }));
     await post(first.url, '/call/end', endBody('c1'));
@@ -39,7 +26,7 @@ describe('weft dev: storage', () => {
   });
 
   it('skips a torn last line and keeps appending after the last whole record', async () => {
-    const file = dataFile();
+    const file = tempDataFile();
     const first = await startDevService({ port: 0, dataFile: file, log: false });
     await post(first.url, '/call/start', startBody({ id: 'whole' }));
     await first.close();
@@ -67,7 +54,7 @@ describe('weft dev: storage', () => {
   });
 
   it('applies the trace bound on replay and compacts the data file', async () => {
-    const file = dataFile();
+    const file = tempDataFile();
     const first = await startDevService({ port: 0, dataFile: file, log: false });
     for (const t of ['t1', 't2', 't3']) await post(first.url, '/call/start', startBody({ id: t, trace_id: t }));
     await first.close();
@@ -80,7 +67,7 @@ describe('weft dev: storage', () => {
   });
 
   it('compacts the data file while running so that evicted traces do not pile up on disk', async () => {
-    const file = dataFile();
+    const file = tempDataFile();
     const first = await startDevService({ port: 0, dataFile: file, maxTraces: 2, log: false });
     for (let i = 0; i < 9; i++) await post(first.url, '/call/start', startBody({ id: `c${i}`, trace_id: `t${i}` }));
     await first.close();
@@ -91,7 +78,7 @@ describe('weft dev: storage', () => {
   });
 
   it('compacts the data file once deleted records pile up, keeping what is live', async () => {
-    const file = dataFile();
+    const file = tempDataFile();
     const first = await startDevService({ port: 0, dataFile: file, log: false });
     const batch = Array.from({ length: 3000 }, (_, i) => ({ ...feedback(i === 0 ? 'keep' : 'x') }));
     expect((await post(first.url, '/feedback/batch/create', { batch })).status).toBe(200);
@@ -105,7 +92,7 @@ describe('weft dev: storage', () => {
   });
 
   it('compacts the data file once replaced records pile up', async () => {
-    const file = dataFile();
+    const file = tempDataFile();
     const dev = await devService({ dataFile: file });
     let id = (await post(dev.url, '/feedback/create', feedback('v0'))).body.id;
     for (let i = 1; i <= 600; i++) id = (await post(dev.url, '/feedback/replace', { ...feedback(`v${i}`), feedback_id: id })).body.id;
@@ -116,7 +103,7 @@ describe('weft dev: storage', () => {
   });
 
   it('compacts on start a data file mostly made of deleted records', async () => {
-    const file = dataFile();
+    const file = tempDataFile();
     const records = Array.from({ length: 3000 }, (_, i) => ({ kind: 'feedback', feedback: { ...feedback('x'), id: `f${i}`, created_at: '2026-01-01T00:00:00Z' } }));
     const purge = { kind: 'feedback_delete', project_id: 'team/proj', ids: records.slice(1).map((r) => r.feedback.id) };
     writeFileSync(file, [...records, purge].map((r) => `${JSON.stringify(r)}\n`).join(''));

@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeCall } from './call-writer.js';
 import { devClient } from './client-support.js';
+import { tempDataFile } from './data-file.js';
 
 describe('weft dev: renaming and deleting calls through the Client', () => {
   it('renames a call, and reads and queries return the new display name', async () => {
@@ -47,9 +45,7 @@ describe('weft dev: renaming and deleting calls through the Client', () => {
   });
 
   it('keeps renames and deletions across a restart with a data file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'weft-call-changes-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    const dataFile = join(dir, 'data.jsonl');
+    const dataFile = tempDataFile();
     const first = await devClient({ dataFile });
     await writeCall(first.client, { id: 'kept', trace_id: 't1' });
     await writeCall(first.client, { id: 'gone', trace_id: 't2' });

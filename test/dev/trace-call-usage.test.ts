@@ -45,6 +45,37 @@ describe('weft dev: usage computed from stored calls, through the Client', () =>
     });
   });
 
+  it('rolls up /calls/usage over each root’s own trace when the project holds several', async () => {
+    const { client } = await devClient();
+    await writeTrace(client);
+    await writeCall(client, { id: 'other', trace_id: 't2', usage: { 'gpt-x': { prompt_tokens: 100, completion_tokens: 100 } } });
+    await writeCall(client, { id: 'other-child', trace_id: 't2', parent_id: 'other', usage: { mini: { prompt_tokens: 1, completion_tokens: 1 } } });
+    await writeCall(client, { id: 'unasked', trace_id: 't3', usage: { 'gpt-x': { prompt_tokens: 7, completion_tokens: 7 } } });
+    expect(await client.trace.calls.usage({ call_ids: ['b', 'other'] })).toEqual({
+      call_usage: {
+        b: {
+          'gpt-x': { requests: 2, prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 },
+          mini: { requests: 1, prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
+        },
+        other: {
+          'gpt-x': { requests: 1, prompt_tokens: 100, completion_tokens: 100, total_tokens: 200 },
+          mini: { requests: 1, prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        },
+      },
+    });
+  });
+
+  it('counts a call re-sent under another trace once, in the trace it now belongs to', async () => {
+    const { client } = await devClient();
+    await writeCall(client, { id: 'r1', trace_id: 't1' });
+    await writeCall(client, { id: 'r2', trace_id: 't2' });
+    await writeCall(client, { id: 'moved', trace_id: 't1', parent_id: 'r1', usage: { mini: { prompt_tokens: 1, completion_tokens: 1 } } });
+    await writeCall(client, { id: 'moved', trace_id: 't2', parent_id: 'r2', usage: { mini: { prompt_tokens: 1, completion_tokens: 1 } } });
+    expect(await client.trace.calls.usage({ call_ids: ['r1', 'r2'] })).toEqual({
+      call_usage: { r1: {}, r2: { mini: { requests: 1, prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } } },
+    });
+  });
+
   it('leaves out of /calls/usage the ids that are not stored', async () => {
     const { client } = await devClient();
     expect(await client.trace.calls.usage({ call_ids: ['nope'] })).toEqual({ call_usage: {} });

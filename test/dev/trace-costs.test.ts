@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Client } from 'weft';
 import { devClient } from './client-support.js';
+import { tempDataFile } from './data-file.js';
 
 /** The query language's type, as the Client takes it. */
 type Query = Parameters<Client['trace']['costs']['purge']>[0]['query'];
@@ -68,9 +66,7 @@ describe('weft dev: costs through the Client', () => {
   });
 
   it('keeps prices across a restart with a data file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'weft-costs-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    const dataFile = join(dir, 'data.jsonl');
+    const dataFile = tempDataFile();
     const first = await devClient({ dataFile });
     await first.client.trace.costs.create({ costs: { a: { prompt_token_cost: 1, completion_token_cost: 2 } } });
     await first.dev.close();

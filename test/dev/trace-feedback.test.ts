@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Client } from 'weft';
 import { devClient } from './client-support.js';
+import { tempDataFile } from './data-file.js';
 
 type Query = Parameters<Client['trace']['feedback']['purge']>[0]['query'];
 
@@ -58,9 +56,7 @@ describe('weft dev: feedback through the Client', () => {
   });
 
   it('keeps replacements and purges across a restart with a data file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'weft-feedback-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    const dataFile = join(dir, 'data.jsonl');
+    const dataFile = tempDataFile();
     const first = await devClient({ dataFile });
     const old = await first.client.trace.feedback.create(note('draft'));
     await first.client.trace.feedback.replace({ ...note('final'), feedback_id: old.id });

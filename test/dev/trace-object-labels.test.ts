@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { devClient } from './client-support.js';
+import { tempDataFile } from './data-file.js';
 
 type DevClient = Awaited<ReturnType<typeof devClient>>['client'];
 
@@ -93,9 +91,7 @@ describe('weft dev: aliases and tags of object versions, through the Client', ()
   });
 
   it('keeps aliases and tags across a restart with a data file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'weft-labels-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    const dataFile = join(dir, 'data.jsonl');
+    const dataFile = tempDataFile();
     const first = await devClient({ dataFile });
     const [digest] = await twoVersions(first.client);
     await first.client.trace.objs.setAliases('prompt', { digest, aliases: ['prod'] });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { writeCall } from './call-writer.js';
 import { devClient } from './client-support.js';
+import { tempDataFile } from './data-file.js';
 
 type DevClient = Awaited<ReturnType<typeof devClient>>['client'];
 
@@ -46,6 +48,31 @@ describe('weft dev: tables through the Client', () => {
   it('answers 404 when building a table from a row digest that is not stored', async () => {
     const { client } = await devClient();
     await expect(client.trace.tables.createFromDigests({ row_digests: ['nope'] })).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('builds a table from rows of several tables, and not from another project’s rows', async () => {
+    const { client } = await devClient();
+    const first = await threeRows(client);
+    const second = await client.trace.tables.create({ table: { rows: [{ m: 1 }, { m: 2 }] } });
+    const other = await client.trace.tables.create({ table: { project_id: 'team/other', rows: [{ o: 1 }] } });
+    const made = await client.trace.tables.createFromDigests({ row_digests: [second.row_digests[1]!, first.row_digests[0]!] });
+    expect(await values(client, made.digest)).toEqual([{ m: 2 }, { n: 1 }]);
+    await expect(client.trace.tables.createFromDigests({ row_digests: [other.row_digests[0]!] })).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('finds the rows of every table after the data file is replayed and compacted', async () => {
+    const dataFile = tempDataFile();
+    const first = await devClient({ dataFile });
+    const base = await threeRows(first.client);
+    const updated = await first.client.trace.tables.update({ base_digest: base.digest, updates: [{ append: { row: { n: 4 } } }] });
+    for (const t of ['t1', 't2']) await writeCall(first.client, { id: t, trace_id: t });
+    await first.dev.close();
+    // With room for one trace, the replay evicts one and rewrites the file from the live state.
+    await (await devClient({ dataFile, maxTraces: 1 })).dev.close();
+
+    const { client } = await devClient({ dataFile });
+    const made = await client.trace.tables.createFromDigests({ row_digests: [...updated.updated_row_digests, base.row_digests[1]!] });
+    expect(await values(client, made.digest)).toEqual([{ n: 4 }, { n: 2 }]);
   });
 
   it('streams the rows of a query as JSONL, paged like /table/query', async () => {

@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { devClient, PROJECT } from './client-support.js';
+import { tempDataFile } from './data-file.js';
 
 describe('weft dev: v2 versioned objects through the Client', () => {
   it('creates a dataset whose rows are a table the tables API reads', async () => {
@@ -108,9 +106,7 @@ describe('weft dev: v2 versioned objects through the Client', () => {
   });
 
   it('keeps a deletion across a restart with a data file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'weft-v2-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    const dataFile = join(dir, 'data.jsonl');
+    const dataFile = tempDataFile();
     const first = await devClient({ dataFile });
     const v1 = await first.client.trace.v2.models.create({ name: 'bot', source_code: 'v1' });
     await first.client.trace.v2.models.create({ name: 'bot', source_code: 'v2' });

@@ -1,23 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { type DevService, startDevService } from 'weft/dev';
+import { tempDataFile } from './data-file.js';
 import { devService, get, type Json, post, request, startBody } from './support.js';
 
 // The training state (models, checkpoints, jobs, events) goes through the same `--data` log as the trace
 // data; these tests restart the service on one file and read it all back over HTTP.
-
-let dir: string | undefined;
-afterEach(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
-});
-
-function dataFile(): string {
-  dir = mkdtempSync(join(tmpdir(), 'weft-dev-training-'));
-  return join(dir, 'data.jsonl');
-}
 
 const RESTARTED = /dev service restarted during training/;
 const SFT_URL = 'wandb-artifact:///e/p/data:v0';
@@ -62,7 +50,7 @@ const checkpointSteps = async (v1: string, modelId: string) =>
 
 describe('weft dev: training state with --data', () => {
   it('keeps models, checkpoints, a finished job and its events across a restart', async () => {
-    const file = dataFile();
+    const file = tempDataFile();
     const first = await startDevService({ port: 0, dataFile: file, log: false, trainingStepMs: 5 });
     const model = await createModel(first.v1Url);
     const jobId = await startSft(first.v1Url, model.id);
@@ -90,7 +78,7 @@ describe('weft dev: training state with --data', () => {
   });
 
   it('fails a job that was running when the service stopped, keeping its events so far', async () => {
-    const file = dataFile();
+    const file = tempDataFile();
     // Slow enough steps that the job is still running right after its first gradient step is seen.
     const first = await startDevService({ port: 0, dataFile: file, log: false, trainingStepMs: 1500 });
     const model = await createModel(first.v1Url);
@@ -120,7 +108,7 @@ describe('weft dev: training state with --data', () => {
   });
 
   it('fails a job cut short by a crash (the log ends after its first gradient step)', async () => {
-    const file = dataFile();
+    const file = tempDataFile();
     const first = await startDevService({ port: 0, dataFile: file, log: false, trainingStepMs: 5 });
     const model = await createModel(first.v1Url);
     const jobId = await startSft(first.v1Url, model.id);
@@ -140,7 +128,7 @@ describe('weft dev: training state with --data', () => {
   });
 
   it('keeps the training state when the log is compacted after trace eviction', async () => {
-    const file = dataFile();
+    const file = tempDataFile();
     const first = await startDevService({ port: 0, dataFile: file, maxTraces: 1, log: false, trainingStepMs: 5 });
     const model = await createModel(first.v1Url);
     const jobId = await startSft(first.v1Url, model.id);

@@ -53,9 +53,11 @@ export function callUsageRoutes(ctx: DevContext): Route[] {
           await c.json(),
           { strict: true, fields: { project_id: reqStr, call_ids: { ...strList, required: true }, include_costs: optBool, limit: optInt } },
         );
-        // Each root's usage covers its whole subtree, so the calls read are those of the roots' traces.
+        // Each root's usage covers its whole subtree, so only the roots' traces are read: the work grows with
+        // the traces asked about, not with the project.
         const traceIds = [...new Set(body.call_ids.map((id) => ctx.store.call(body.project_id, id)?.trace_id).filter((t) => t !== undefined))];
-        const calls = selectCalls(presented(body.project_id), { filter: { trace_ids: traceIds }, limit: body.limit ?? DEFAULT_USAGE_LIMIT });
+        const traceCalls = traceIds.flatMap((traceId) => ctx.store.traceCalls(body.project_id, traceId)).map((call) => presentCall(call));
+        const calls = selectCalls(traceCalls, { filter: { trace_ids: traceIds }, limit: body.limit ?? DEFAULT_USAGE_LIMIT });
         const rolled = usageOf(body.project_id, calls, body.include_costs);
         const call_usage = Object.fromEntries(body.call_ids.filter((id) => rolled[id]).map((id) => [id, rolled[id]]));
         sendJson(c.res, 200, { call_usage });

@@ -13,26 +13,49 @@ export function isCollectionMutation(record: { kind: string }): record is Collec
   return KINDS.has(record.kind);
 }
 
-const key = (collection: string, projectId: string) => `${collection}\u0000${projectId}`;
+const key = (a: string, b: string) => `${a}\u0000${b}`;
+
+/** How a {@link CollectionStore} is bounded. */
+export interface CollectionBounds {
+  /** The most records one collection keeps, across projects; past it, the oldest go. */
+  maxRecords: number;
+  /** Collections kept whole whatever their size: those whose records belong to something never evicted. */
+  unbounded: readonly string[];
+}
 
 /**
  * Plain JSON records by collection, project and id (costs, annotation queues, evaluation runs…): the
  * resources that need nothing but put, get, list and delete. Insertion-ordered, so a list is oldest first;
- * replacing a record keeps its place.
+ * replacing a record keeps its place. Like the trace store's calls, each collection is bounded: past
+ * `maxRecords` records (across projects) the oldest is evicted, except in the `unbounded` collections.
  */
 export class CollectionStore {
+  // By collection and project, then id: what reads look up.
   private readonly collections = new Map<string, Map<string, Record<string, unknown>>>();
+  // By collection, every record's project and id in write order across projects: the first is the next to
+  // evict. Snapshots follow it too, so that a compacted log evicts the same records as the original.
+  private readonly order = new Map<string, Map<string, [projectId: string, id: string]>>();
+  private readonly unbounded: ReadonlySet<string>;
 
-  /** Applies a mutation. */
-  apply(mutation: CollectionMutation): void {
+  constructor(private readonly bounds: CollectionBounds) {
+    this.unbounded = new Set(bounds.unbounded);
+  }
+
+  /** Applies a mutation and returns how many records it pushed out. */
+  apply(mutation: CollectionMutation): number {
     const records = this.records(mutation.collection, mutation.project_id);
+    const order = this.orderOf(mutation.collection);
     switch (mutation.kind) {
       case 'record_put':
         records.set(mutation.id, mutation.record);
-        return;
+        order.set(key(mutation.project_id, mutation.id), [mutation.project_id, mutation.id]);
+        return this.evict(mutation.collection, order);
       case 'record_delete':
-        for (const id of mutation.ids) records.delete(id);
-        return;
+        for (const id of mutation.ids) {
+          records.delete(id);
+          order.delete(key(mutation.project_id, id));
+        }
+        return 0;
       default:
         throw new TypeError(`unknown collection record kind ${JSON.stringify((mutation as { kind?: unknown })?.kind)}`);
     }
@@ -50,10 +73,24 @@ export class CollectionStore {
 
   /** The mutations that rebuild every collection, for compacting the log. */
   *snapshot(): Iterable<CollectionMutation> {
-    for (const [k, records] of this.collections) {
-      const [collection, project_id] = k.split('\u0000') as [string, string];
-      for (const [id, record] of records) yield { kind: 'record_put', collection, project_id, id, record };
+    for (const [collection, order] of this.order) {
+      for (const [project_id, id] of order.values()) {
+        const record = this.get(collection, project_id, id);
+        if (record) yield { kind: 'record_put', collection, project_id, id, record };
+      }
     }
+  }
+
+  private evict(collection: string, order: Map<string, [string, string]>): number {
+    if (this.unbounded.has(collection)) return 0;
+    let evicted = 0;
+    for (const [oldest, [projectId, id]] of order) {
+      if (order.size <= this.bounds.maxRecords) break;
+      this.collections.get(key(collection, projectId))?.delete(id);
+      order.delete(oldest);
+      evicted++;
+    }
+    return evicted;
   }
 
   private records(collection: string, projectId: string): Map<string, Record<string, unknown>> {
@@ -66,5 +103,14 @@ export class CollectionStore {
       this.collections.set(key(collection, projectId), records);
     }
     return records;
+  }
+
+  private orderOf(collection: string): Map<string, [string, string]> {
+    let order = this.order.get(collection);
+    if (!order) {
+      order = new Map();
+      this.order.set(collection, order);
+    }
+    return order;
   }
 }

@@ -16,6 +16,12 @@ interface VersionTags {
   tags: string[];
 }
 
+/**
+ * The collections that hold the labels. They are never evicted: a label belongs to an object version, and
+ * versions are kept until deleted, so evicting a label would silently change what an alias reads.
+ */
+export const LABEL_COLLECTIONS = { aliases: 'object_aliases', tags: 'object_tags' } as const;
+
 // Collection ids: an object id may hold any character, so the parts are joined as JSON.
 const id = (...parts: string[]) => JSON.stringify(parts);
 
@@ -29,8 +35,8 @@ export class ObjectLabels {
   private readonly tags: Collection<VersionTags>;
 
   constructor(private readonly ctx: DevContext) {
-    this.aliases = new Collection<Alias>(ctx, 'object_aliases', 'Alias');
-    this.tags = new Collection<VersionTags>(ctx, 'object_tags', 'Tags');
+    this.aliases = new Collection<Alias>(ctx, LABEL_COLLECTIONS.aliases, 'Alias');
+    this.tags = new Collection<VersionTags>(ctx, LABEL_COLLECTIONS.tags, 'Tags');
   }
 
   /** Points each alias at `digest` (a digest, `latest`, `v<N>` or another alias), or a 404 when there is no such version. */

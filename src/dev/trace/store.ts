@@ -1,5 +1,7 @@
 import type { CallSchema, EndedCall, Feedback, ObjSchema, StartedCall, StoredFile, StoredTable } from './types.js';
 
+type TableRowData = StoredTable['rows'][number];
+
 /**
  * One change to the trace store. Every write goes through a mutation, so that the same record can be
  * applied in memory and appended to the `--data` log, and replaying the log rebuilds the same state.
@@ -19,11 +21,20 @@ export type Mutation =
 
 const key = (projectId: string, id: string) => `${projectId}\u0000${id}`;
 
+/** What applying one record pushed out of memory to keep the stores within their bounds. */
+export interface Evicted {
+  /** Whole traces, with their calls, past `maxTraces`. */
+  traces: number;
+  /** Records of a bounded kind (feedback, costs, annotation queues, evaluation records) past `maxRecords`. */
+  records: number;
+}
+
 /**
  * The dev service's trace data, in memory. Calls are grouped by trace so that the oldest traces can be
- * evicted once there are more than `maxTraces`; objects, tables, feedback and files are not evicted: memory
- * grows with what is live in them. The `--data` file does not also grow with what was deleted or replaced:
- * the writer compacts it (see `compactionDue` in writer.ts).
+ * evicted once there are more than `maxTraces`; feedback is bounded the same way, the oldest items going once
+ * there are more than `maxFeedback`. Objects, tables and files are not evicted (calls, feedback and other
+ * objects refer to them by digest): memory grows with what is live in them. The `--data` file does not also
+ * grow with what was deleted, replaced or evicted: the writer compacts it (see `compactionDue` in writer.ts).
  */
 export class TraceStore {
   private readonly calls = new Map<string, CallSchema>();
@@ -33,40 +44,47 @@ export class TraceStore {
   private readonly traces = new Map<string, Set<string>>();
   private readonly objects = new Map<string, ObjSchema[]>();
   private readonly tables = new Map<string, StoredTable>();
-  private readonly feedbackList: Feedback[] = [];
+  // Every table row by project and row digest, so that building a table from digests does not scan every table.
+  // Rows are content-addressed and tables are never deleted or evicted, so an entry never goes stale.
+  private readonly tableRows = new Map<string, TableRowData>();
+  // Insertion-ordered, the first is the oldest; a set of items, not ids, since a create may repeat an id.
+  private readonly feedback = new Set<Feedback>();
   private readonly files = new Map<string, StoredFile>();
   /** How many traces were evicted since the store was created. */
   evictedTraces = 0;
 
-  constructor(private readonly maxTraces: number) {}
+  constructor(
+    private readonly maxTraces: number,
+    private readonly maxFeedback: number,
+  ) {}
 
-  /** Applies a mutation and returns how many traces it pushed out. */
-  apply(mutation: Mutation): number {
+  /** Applies a mutation and returns what it pushed out. */
+  apply(mutation: Mutation): Evicted {
     switch (mutation.kind) {
       case 'call_start':
-        return this.putCall(this.merge(mutation.start));
+        return { traces: this.putCall(this.merge(mutation.start)), records: 0 };
       case 'call_end':
-        return this.endCall(mutation.end);
+        this.endCall(mutation.end);
+        break;
       case 'call':
-        return this.putCall(mutation.call);
+        return { traces: this.putCall(mutation.call), records: 0 };
       case 'calls_delete':
         this.deleteCalls(mutation.project_id, mutation.call_ids);
-        return 0;
+        break;
       case 'obj':
         this.putObject(mutation.obj);
-        return 0;
+        break;
       case 'obj_delete':
         this.deleteObject(mutation.project_id, mutation.object_id, mutation.digests);
-        return 0;
+        break;
       case 'table':
-        this.tables.set(key(mutation.table.project_id, mutation.table.digest), mutation.table);
-        return 0;
+        this.putTable(mutation.table);
+        break;
       case 'feedback':
-        this.feedbackList.push(mutation.feedback);
-        return 0;
+        return { traces: 0, records: this.putFeedback(mutation.feedback) };
       case 'feedback_delete':
         this.deleteFeedback(mutation.project_id, mutation.ids);
-        return 0;
+        break;
       case 'file':
         this.files.set(key(mutation.project_id, mutation.digest), {
           project_id: mutation.project_id,
@@ -74,10 +92,11 @@ export class TraceStore {
           name: mutation.name,
           content: Buffer.from(mutation.content_base64, 'base64'),
         });
-        return 0;
+        break;
       default:
         throw new TypeError(`unknown store record kind ${JSON.stringify((mutation as { kind?: unknown })?.kind)}`);
     }
+    return { traces: 0, records: 0 };
   }
 
   private merge(start: StartedCall & { id: string; trace_id: string }): CallSchema {
@@ -91,22 +110,24 @@ export class TraceStore {
     return call;
   }
 
-  private endCall(end: EndedCall): number {
+  private endCall(end: EndedCall): void {
     const call = this.calls.get(key(end.project_id, end.id));
     if (call) {
       applyEnd(call, end);
-      return 0;
+      return;
     }
     this.pendingEnds.set(key(end.project_id, end.id), end);
     // Ends whose start never comes (or whose trace was evicted) must not grow the store without bound.
     if (this.pendingEnds.size > this.maxTraces) {
       this.pendingEnds.delete(this.pendingEnds.keys().next().value as string);
     }
-    return 0;
   }
 
   private putCall(call: CallSchema): number {
     const callKey = key(call.project_id, call.id);
+    // A call re-sent under another trace leaves its old one, so that a trace's members are exactly its calls.
+    const previous = this.calls.get(callKey);
+    if (previous && previous.trace_id !== call.trace_id) this.leaveTrace(previous, callKey);
     this.calls.set(callKey, call);
     const traceKey = key(call.project_id, call.trace_id);
     let members = this.traces.get(traceKey);
@@ -138,21 +159,36 @@ export class TraceStore {
       const call = this.calls.get(callKey);
       if (!call) continue;
       this.calls.delete(callKey);
-      const traceKey = key(projectId, call.trace_id);
-      const members = this.traces.get(traceKey);
-      members?.delete(callKey);
-      if (members?.size === 0) this.traces.delete(traceKey);
+      this.leaveTrace(call, callKey);
     }
+  }
+
+  private leaveTrace(call: CallSchema, callKey: string): void {
+    const traceKey = key(call.project_id, call.trace_id);
+    const members = this.traces.get(traceKey);
+    members?.delete(callKey);
+    if (members?.size === 0) this.traces.delete(traceKey);
+  }
+
+  private putTable(table: StoredTable): void {
+    this.tables.set(key(table.project_id, table.digest), table);
+    for (const row of table.rows) this.tableRows.set(key(table.project_id, row.digest), row);
+  }
+
+  private putFeedback(feedback: Feedback): number {
+    this.feedback.add(feedback);
+    let evicted = 0;
+    for (const oldest of this.feedback) {
+      if (this.feedback.size <= this.maxFeedback) break;
+      this.feedback.delete(oldest);
+      evicted++;
+    }
+    return evicted;
   }
 
   private deleteFeedback(projectId: string, ids: string[]): void {
     const doomed = new Set(ids);
-    // Compacted in place with a loop: spreading the kept items into `splice` overflows the stack past ~125k.
-    let kept = 0;
-    for (const f of this.feedbackList) {
-      if (f.project_id !== projectId || !doomed.has(f.id)) this.feedbackList[kept++] = f;
-    }
-    this.feedbackList.length = kept;
+    for (const f of this.feedback) if (f.project_id === projectId && doomed.has(f.id)) this.feedback.delete(f);
   }
 
   private putObject({ version_index, ...obj }: Omit<ObjSchema, 'version_index' | 'is_latest'> & { version_index?: number }): void {
@@ -227,18 +263,13 @@ export class TraceStore {
   }
 
   /** A row of any of the project's tables by its digest (rows are content-addressed, so any copy will do). */
-  tableRow(projectId: string, rowDigest: string): { digest: string; val: unknown } | undefined {
-    for (const table of this.tables.values()) {
-      if (table.project_id !== projectId) continue;
-      const row = table.rows.find((r) => r.digest === rowDigest);
-      if (row) return row;
-    }
-    return undefined;
+  tableRow(projectId: string, rowDigest: string): TableRowData | undefined {
+    return this.tableRows.get(key(projectId, rowDigest));
   }
 
   /** Every feedback item of a project, oldest first. */
   projectFeedback(projectId: string): Feedback[] {
-    return this.feedbackList.filter((f) => f.project_id === projectId);
+    return [...this.feedback].filter((f) => f.project_id === projectId);
   }
 
   /** A file by digest. */
@@ -269,7 +300,7 @@ export class TraceStore {
         content_base64: file.content.toString('base64'),
       };
     }
-    for (const feedback of this.feedbackList) yield { kind: 'feedback', feedback };
+    for (const feedback of this.feedback) yield { kind: 'feedback', feedback };
     for (const members of this.traces.values()) {
       for (const callKey of members) {
         const call = this.calls.get(callKey);
