@@ -63,6 +63,7 @@ export class Client {
   readonly baseUrls: { readonly trace: string; readonly inference: string; readonly training: string };
 
   private readonly agent: LazyAgent;
+  #closed: Promise<void> | undefined;
   private readonly cores: HttpCore[];
 
   constructor(options: ClientOptions = {}) {
@@ -117,9 +118,12 @@ export class Client {
     return `Client ${JSON.stringify(this.toJSON())}`;
   }
 
-  /** Closes the connections of all three services. Requests after this fail. */
-  async close(): Promise<void> {
-    await Promise.all(this.cores.map((c) => c.close()));
-    await this.agent.close();
+  /**
+   * Closes the connections of all three services. Requests after this fail with a `WeftConnectionError` (code
+   * `WEFT_CLIENT_CLOSED`); closing again is harmless.
+   */
+  close(): Promise<void> {
+    this.#closed ??= Promise.all(this.cores.map((c) => c.close())).then(() => this.agent.close());
+    return this.#closed;
   }
 }

@@ -195,6 +195,8 @@ export class HttpCore {
   // Authorization header is built per request, so no printout of a client (or of a resource holding this
   // core) can show it.
   readonly #apiKey: string | undefined;
+  /** Set by close(): settles when the connections are released. */
+  #closed: Promise<void> | undefined;
   /** Credentials in the `headers` option (a proxy's or gateway's), kept out of errors like the key. */
   readonly #headerSecrets: readonly string[];
   private readonly timeoutMs: number;
@@ -264,9 +266,13 @@ export class HttpCore {
     );
   }
 
-  /** Releases the connections, if this core owns its dispatcher. */
-  async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+  /**
+   * Releases the connections, if this core owns its dispatcher. Requests after it fail with a
+   * {@link WeftConnectionError} (code `WEFT_CLIENT_CLOSED`); closing again is harmless.
+   */
+  close(): Promise<void> {
+    this.#closed ??= this.ownsDispatcher ? this.dispatcher.close() : Promise.resolve();
+    return this.#closed;
   }
 
   private async *iterate(options: RequestOptions): AsyncGenerator<Uint8Array> {
@@ -286,6 +292,9 @@ export class HttpCore {
    */
   private async execute<R>(options: RequestOptions, consume: (response: RawResponse) => Promise<R>): Promise<R> {
     const { method, path, signal } = options;
+    if (this.#closed) {
+      throw new WeftConnectionError(`weft: ${method} ${path} was not sent: the client is closed`, method, path, { code: 'WEFT_CLIENT_CLOSED' });
+    }
     const encoded = encodeBody(options.body);
     const maxRetries = nonNegative(options.maxRetries, this.maxRetries, 'maxRetries');
     const replayable = encoded?.replayable ?? true;

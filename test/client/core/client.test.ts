@@ -92,6 +92,17 @@ describe('Client', () => {
     const client = new Client({ project: 'team/proj', baseUrl: server.url, maxRetries: 0 });
     await client.trace.service.health();
     await client.close();
-    await expect(client.trace.service.health()).rejects.toBeInstanceOf(WeftConnectionError);
+    const error = await client.trace.service.health().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WeftConnectionError);
+    expect(error).toMatchObject({ code: 'WEFT_CLIENT_CLOSED', method: 'GET' });
+    expect((error as Error).message).toMatch(/was not sent: the client is closed/);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('can be closed twice, and twice at once', async () => {
+    const client = new Client({ project: 'team/proj', baseUrl: server.url });
+    await client.trace.service.health();
+    await Promise.all([client.close(), client.close()]);
+    await expect(client.close()).resolves.toBeUndefined();
   });
 });
