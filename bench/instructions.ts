@@ -19,7 +19,7 @@ import { writeResults } from './lib/results.js';
  * share of the span export included. Every thread of the process counts (JIT compilers and GC helpers too).
  * It counts work, not waiting: time spent blocked is not in it.
  *
- * Options: `--only=none,weft`, `--openai=openai`, `--modes=stream`, `--warmup=1000`, `--calls=1000`, `--jobs=2` (children at once;
+ * Options: `--only=none,weft`, `--openai=openai`, `--modes=stream`, `--warmup=1500`, `--calls=1000`, `--jobs=2` (children at once;
  * counts do not depend on it).
  */
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -27,7 +27,7 @@ const only = (arg('only')?.split(',') as Config[] | undefined) ?? [...CONFIGS];
 // `--repeat=2` runs each configuration more than once, to see how far its count moves between runs.
 const repeat = Number(arg('repeat') ?? 1);
 const packages = arg('openai')?.split(',') ?? [...OPENAI_PACKAGES];
-const warmup = Number(arg('warmup') ?? 1000);
+const warmup = Number(arg('warmup') ?? 1500);
 const calls = Number(arg('calls') ?? 1000);
 const jobs = Number(arg('jobs') ?? os.cpus().length);
 const ALL_MODES = ['plain', 'stream'] as const;
