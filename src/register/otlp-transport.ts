@@ -2,6 +2,8 @@ import { type ClientRequest, Agent as HttpAgent, request as httpRequest, type In
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
+import { context } from '@opentelemetry/api';
+import { suppressTracing } from '@opentelemetry/core';
 import { type ExportResponse, type IExporterTransport, OTLPExporterError } from '@opentelemetry/otlp-exporter-base';
 import { parseRetryAfter } from '../client/core/retry.js';
 
@@ -120,7 +122,7 @@ export function createOtlpTransport(config: OtlpTransportConfig): OtlpTransport 
       const fail = (response: ExportResponse) => resolve(accepted ? { status: 'success', data: new Uint8Array(0) } : response);
       const headers: Record<string, string | number> = { ...config.headers, 'User-Agent': config.userAgent, 'Content-Length': body.byteLength };
       if (config.gzip) headers['Content-Encoding'] = 'gzip';
-      const req = request(url, { method: 'POST', agent, headers }, (res: IncomingMessage) => {
+      const onResponse = (res: IncomingMessage) => {
         const status = res.statusCode ?? 0;
         accepted = status >= 200 && status < 300;
         const chunks: Buffer[] = [];
@@ -142,7 +144,10 @@ export function createOtlpTransport(config: OtlpTransportConfig): OtlpTransport 
           } else resolve({ status: 'failure', error: new OTLPExporterError(res.statusMessage, status, Buffer.concat(chunks).toString('utf8')) });
         });
         res.on('error', (error) => fail({ status: 'retryable', error }));
-      });
+      };
+      // Suppressed around each request, retries included, rather than relying on the export's caller: an HTTP
+      // instrumentation decides whether to trace a request when it is made, and must not trace weft's own.
+      const req = context.with(suppressTracing(context.active()), () => request(url, { method: 'POST', agent, headers }, onResponse));
       req.on('error', (error) => fail(requestFailed(error)));
       sending.request = { req, timer };
       req.end(body);

@@ -1,11 +1,11 @@
 import { context, createContextKey, DiagConsoleLogger, diag, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { type Instrumentation, registerInstrumentations } from '@opentelemetry/instrumentation';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { weftInstrumentations } from '../instrumentation/index.js';
 import { WeftContextSpanProcessor } from '../tracing/index.js';
-import { setWeftContextManager } from '../tracing/active-context.js';
+import { setGlobalWeftContextManager, setWeftContextManager } from '../tracing/active-context.js';
+import { WeftContextManager } from '../tracing/context-manager.js';
 import { isNoopTracerProvider } from '../tracing/noop-provider.js';
 import { setWeftTracerProvider } from '../tracing/tracer.js';
 import { resolveConnection, WeftConfigError } from '../config/index.js';
@@ -124,7 +124,9 @@ export function register(options: RegisterOptions = {}): WeftHandle {
         'another global tracer provider is already registered; weft leaves it in place. Add weftSpanProcessor() to that provider to send its spans to the trace service.',
       );
     } else {
-      context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+      const manager = new WeftContextManager().enable();
+      context.setGlobalContextManager(manager);
+      setGlobalWeftContextManager(manager);
       propagation.setGlobalPropagator(
         new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
       );
@@ -132,13 +134,13 @@ export function register(options: RegisterOptions = {}): WeftHandle {
       isGlobal = true;
     }
   }
-  let ownContext: AsyncLocalStorageContextManager | undefined;
+  let ownContext: WeftContextManager | undefined;
   if (!isGlobal) {
     setWeftTracerProvider(provider);
     // Without a global context manager op() and withSpan() could not nest; weft's tracing then keeps its own,
     // leaving everything global as it was.
     if (!globalContextWorks()) {
-      ownContext = new AsyncLocalStorageContextManager().enable();
+      ownContext = new WeftContextManager().enable();
       setWeftContextManager(ownContext);
     }
   }
@@ -205,6 +207,7 @@ export function register(options: RegisterOptions = {}): WeftHandle {
         } finally {
           if (isGlobal) {
             trace.disable();
+            setGlobalWeftContextManager(undefined);
             context.disable();
             propagation.disable();
           } else {

@@ -1,5 +1,5 @@
 import { SpanKind, type Tracer, trace } from '@opentelemetry/api';
-import { activeContext, withActiveContext } from '../../tracing/active-context.js';
+import { activeContext, withActiveContextLazily } from '../../tracing/active-context.js';
 import { chatRequestAttributes, chatSpanName } from './attributes.js';
 import { type ChatCall, ChatCallRecorder } from './chat-call.js';
 import { type ChatTracingConfig, type ResolvedChatTracingConfig, resolveChatTracingConfig } from './config.js';
@@ -79,7 +79,10 @@ export function traceChatCompletion<T>(
 
   let result: T;
   try {
-    result = withActiveContext(call.context, invoke, undefined, call.request);
+    // Spans started inside the call nest under the chat span. Its context reaches the call's async part (the
+    // request, which an HTTP instrumentation may trace) only once the process uses contexts: before that, entering
+    // it would cost every promise of the process on Node 20 and 22, for nobody to read it (see WeftContextManager).
+    result = withActiveContextLazily(call.context, invoke, undefined, call.request);
   } catch (error) {
     call.fail(error);
     throw error;

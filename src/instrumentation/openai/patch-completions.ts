@@ -1,5 +1,4 @@
-import { type Context, createContextKey, type Tracer } from '@opentelemetry/api';
-import { activeContext, withActiveContext } from '../../tracing/active-context.js';
+import type { Tracer } from '@opentelemetry/api';
 import {
   type ChatCompletionRequest,
   type ResolvedChatTracingConfig,
@@ -9,8 +8,9 @@ import {
 } from '../chat/index.js';
 import { settleApiPromise } from './api-promise.js';
 
-// `parse` calls `create` on the same client; its span is the parse's, so the inner `create` must not add another.
-const INSIDE_PARSE = createContextKey('weft openai chat.completions.parse');
+// `parse` calls `create` on the same client, synchronously; its span is the parse's, so the inner `create` must not
+// add another. A count rather than a context: entering a context would switch on Node's async hooks for good.
+let insideParse = 0;
 
 /** What a patched method needs from the instrumentation, read at call time so `setConfig`/`setTracerProvider` apply. */
 export interface PatchHost {
@@ -50,7 +50,7 @@ export function tracedCompletionsMethod(currentHost: () => PatchHost | undefined
     let options: TraceChatCompletionOptions<unknown> | undefined;
     try {
       const body = args[0];
-      if (body && typeof body === 'object' && !activeContext().getValue(INSIDE_PARSE)) {
+      if (body && typeof body === 'object' && insideParse === 0) {
         host = currentHost();
         if (host) options = callOptions(host, (this as { _client?: ClientShape } | undefined)?._client);
       }
@@ -61,7 +61,12 @@ export function tracedCompletionsMethod(currentHost: () => PatchHost | undefined
     const rest = args.slice(1);
     const invoke = (request: ChatCompletionRequest): unknown => {
       if (kind === 'create') return original.call(this, request, ...rest);
-      return withActiveContext(markInsideParse(activeContext()), () => original.call(this, request, ...rest));
+      insideParse += 1;
+      try {
+        return original.call(this, request, ...rest);
+      } finally {
+        insideParse -= 1;
+      }
     };
     return traceChatCompletion(host.tracer(), args[0] as ChatCompletionRequest, invoke, options);
   };
@@ -74,8 +79,4 @@ function callOptions(host: PatchHost, client: ClientShape | undefined): TraceCha
     secrets: [typeof client?.apiKey === 'string' ? client.apiKey : undefined],
     settle: settleApiPromise,
   };
-}
-
-function markInsideParse(ctx: Context): Context {
-  return ctx.setValue(INSIDE_PARSE, true);
 }
