@@ -1,4 +1,5 @@
 import OpenAIv4 from 'openai-v4';
+import OpenAIv4First from 'openai-v4-0';
 import OpenAIv6 from 'openai-v6';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instrumentOpenAI, SUPPORTED_OPENAI_VERSIONS } from 'weft';
@@ -14,6 +15,7 @@ let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
   instrumentOpenAI(OpenAIv4);
+  instrumentOpenAI(OpenAIv4First);
   h.instrumentation.manuallyInstrument(OpenAIv6);
 });
 afterAll(async () => {
@@ -39,8 +41,11 @@ interface ChatClient {
 }
 
 const v4 = () => new OpenAIv4({ baseURL: h.server.baseURL, apiKey: API_KEY, maxRetries: 0 });
+// 4.0.0, the first release of the range: its resources keep their client as `client`, not `_client`.
+const v4First = () => new OpenAIv4First({ baseURL: h.server.baseURL, apiKey: API_KEY, maxRetries: 0 });
 const v6 = () => new OpenAIv6({ baseURL: h.server.baseURL, apiKey: API_KEY, maxRetries: 0 });
 const majors = [
+  { name: 'openai 4.0.0', make: () => v4First() as unknown as ChatClient },
   { name: 'openai 4', make: () => v4() as unknown as ChatClient },
   { name: 'openai 6', make: () => v6() as unknown as ChatClient },
 ];
@@ -99,6 +104,17 @@ for (const { name, make } of majors) {
       const [span] = await h.spans(1);
       expect(span?.attributes['error.type']).toBe('RateLimitError');
       expect(span?.attributes['http.response.status_code']).toBe(429);
+    });
+
+    it('keeps the client’s API key out of the span when the service quotes it in an error', async () => {
+      h.server.reply({ status: 401, error: { message: `Incorrect API key provided: ${API_KEY}.` } });
+      const error = await make()
+        .chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI })
+        .catch((e: unknown) => e);
+      expect((error as Error).message).toContain(API_KEY);
+      const [span] = await h.spans(1);
+      expect(span?.status.message).toContain('Incorrect API key provided');
+      expect(JSON.stringify(span, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).not.toContain(API_KEY);
     });
   });
 }

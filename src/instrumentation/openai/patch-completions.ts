@@ -52,7 +52,7 @@ export function tracedCompletionsMethod(currentHost: () => PatchHost | undefined
       const body = args[0];
       if (body && typeof body === 'object' && insideParse === 0) {
         host = currentHost();
-        if (host) options = callOptions(host, (this as { _client?: ClientShape } | undefined)?._client);
+        if (host) options = callOptions(host, clientOf(this));
       }
     } catch (error) {
       reportInternalError('openai patch', error);
@@ -70,6 +70,12 @@ export function tracedCompletionsMethod(currentHost: () => PatchHost | undefined
     };
     return traceChatCompletion(host.tracer(), args[0] as ChatCompletionRequest, invoke, options);
   };
+}
+
+/** The client a `Completions` resource belongs to: `_client` since openai 4.x's later releases, `client` before. */
+function clientOf(resource: unknown): ClientShape | undefined {
+  const { _client, client } = (resource ?? {}) as { _client?: ClientShape; client?: ClientShape };
+  return _client ?? client;
 }
 
 function callOptions(host: PatchHost, client: ClientShape | undefined): TraceChatCompletionOptions<unknown> {
