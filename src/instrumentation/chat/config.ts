@@ -110,6 +110,27 @@ export function resolveChatTracingConfig(config: ChatTracingConfig = {}, env: En
   };
 }
 
+const fitted = new WeakMap<ResolvedChatTracingConfig, Map<number, ResolvedChatTracingConfig>>();
+
+/**
+ * `config` within a span's own attribute length limit, when that is tighter: a provider's `spanLimits` set in
+ * code, which the environment does not show. The SDK would cut longer JSON mid-way. Made once per limit.
+ */
+export function fitToLengthLimit(config: ResolvedChatTracingConfig, limit: number | undefined): ResolvedChatTracingConfig {
+  if (limit === undefined || limit >= config.maxAttributeLength) return config;
+  let byLimit = fitted.get(config);
+  if (!byLimit) {
+    byLimit = new Map();
+    fitted.set(config, byLimit);
+  }
+  let fit = byLimit.get(limit);
+  if (!fit) {
+    fit = { ...config, maxAttributeLength: limit, maxMessageLength: Math.min(config.maxMessageLength, limit) };
+    byLimit.set(limit, fit);
+  }
+  return fit;
+}
+
 function resolveCapture(option: CaptureContent | undefined, env: Env): CaptureContent {
   if (option !== undefined) {
     if (option === true || option === false || option === 'input' || option === 'output') return option;

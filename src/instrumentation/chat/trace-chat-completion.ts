@@ -1,8 +1,8 @@
-import { SpanKind, type Tracer, trace } from '@opentelemetry/api';
+import { type Span, SpanKind, type Tracer, trace } from '@opentelemetry/api';
 import { activeContext, withActiveContextLazily } from '../../tracing/active-context.js';
 import { chatRequestAttributes, chatSpanName } from './attributes.js';
 import { type ChatCall, ChatCallRecorder } from './chat-call.js';
-import { type ChatTracingConfig, type ResolvedChatTracingConfig, resolveChatTracingConfig } from './config.js';
+import { type ChatTracingConfig, fitToLengthLimit, type ResolvedChatTracingConfig, resolveChatTracingConfig } from './config.js';
 import { reportInternalError } from './report.js';
 import * as semconv from './semconv.js';
 import { chatServer } from './server.js';
@@ -136,7 +136,7 @@ function startChatCall<T>(
   options: TraceChatCompletionOptions<T>,
 ): ChatCallRecorder | undefined {
   if (!request || typeof request !== 'object') return undefined;
-  const config = resolve(options.config);
+  const resolved = resolve(options.config);
   const server = chatServer(options.serverUrl, options.providerName);
   const parent = activeContext();
   // Start with the cheap attributes a sampler may want; the rest (content, JSON) only if the span records.
@@ -159,6 +159,7 @@ function startChatCall<T>(
     }
     // Before any content is recorded: a prompt can quote the key of the client making this very call.
     for (const secret of options.secrets ?? []) rememberSecret(secret);
+    const config = fitToLengthLimit(resolved, sdkLengthLimit(span));
     try {
       span.setAttributes(chatRequestAttributes(request, server, config));
     } catch (error) {
@@ -180,4 +181,13 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
     (typeof value === 'object' || typeof value === 'function') &&
     typeof (value as { then?: unknown }).then === 'function'
   );
+}
+
+/**
+ * The SDK's attribute length limit on this span, from its provider's `spanLimits` or the environment; undefined
+ * for none, or for a span that is not the SDK's (the environment's limit still applies then).
+ */
+function sdkLengthLimit(span: Span): number | undefined {
+  const limit = (span as { _attributeValueLengthLimit?: unknown })._attributeValueLengthLimit;
+  return typeof limit === 'number' && limit > 0 && Number.isFinite(limit) ? limit : undefined;
 }
