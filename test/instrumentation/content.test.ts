@@ -117,6 +117,39 @@ describe('the redaction hook', () => {
   });
 });
 
+describe('when the input is recorded', () => {
+  // It is serialized once the request is on its way, not before: a long conversation would delay the request.
+  it('records the messages the call was made with, even if the app adds to them right after the call', async () => {
+    const messages: { role: 'user'; content: string }[] = [{ role: 'user', content: 'first question' }];
+    const tracer = h.handle.tracerProvider.getTracer('content-test');
+    const pending = traceChatCompletion(tracer, { model: 'm', messages }, async () => COMPLETION);
+    messages.push({ role: 'user', content: 'added after the call' });
+    await pending;
+    const [span] = await h.spans(1);
+    expect(json(span?.attributes['gen_ai.input.messages'])).toEqual([{ role: 'user', parts: [{ type: 'text', content: 'first question' }] }]);
+  });
+
+  it('records them on a span that ends before the request would have left', async () => {
+    const tracer = h.handle.tracerProvider.getTracer('content-test');
+    const failure = new Error('refused before sending');
+    const thrown = (() => {
+      try {
+        traceChatCompletion(tracer, REQUEST, () => {
+          throw failure;
+        });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(thrown).toBe(failure);
+    const [span] = await h.spans(1);
+    expect(json(span?.attributes['gen_ai.input.messages'])).toEqual([
+      { role: 'user', parts: [{ type: 'text', content: 'My card is 4111111111111111' }] },
+    ]);
+    expect(span?.attributes['error.type']).toBe('Error');
+  });
+});
+
 describe('truncation', () => {
   it('cuts a long message inside its text, keeping the JSON valid and marking the cut', async () => {
     const long = 'x'.repeat(100_000);

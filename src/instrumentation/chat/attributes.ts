@@ -18,12 +18,8 @@ export function chatSpanName(request: ChatCompletionRequest): string {
   return typeof request.model === 'string' && request.model ? `${semconv.GEN_AI_OPERATION_CHAT} ${request.model}` : semconv.GEN_AI_OPERATION_CHAT;
 }
 
-/** Attributes known before the call: operation, provider, server, model, the parameters that were set, input content. */
-export function chatRequestAttributes(
-  request: ChatCompletionRequest,
-  server: ChatServer,
-  config: ResolvedChatTracingConfig,
-): Attributes {
+/** Attributes known before the call: operation, provider, server, model and the parameters that were set. */
+export function chatRequestAttributes(request: ChatCompletionRequest, server: ChatServer): Attributes {
   const attributes: Attributes = {
     [semconv.ATTR_GEN_AI_OPERATION_NAME]: semconv.GEN_AI_OPERATION_CHAT,
     [semconv.ATTR_GEN_AI_PROVIDER_NAME]: server.providerName,
@@ -51,8 +47,16 @@ export function chatRequestAttributes(
   if (typeof request.service_tier === 'string' && request.service_tier !== 'auto') {
     attributes[semconv.ATTR_OPENAI_REQUEST_SERVICE_TIER] = request.service_tier;
   }
+  return attributes;
+}
 
-  // Content comes from the app (and its hook): if it cannot be recorded, the span still has everything else.
+/**
+ * What the request carried: tool definitions (names only, unless input content is recorded) and the input
+ * messages and system instructions. Content comes from the app (and its hook): whatever cannot be recorded is
+ * left out, and the rest is still returned.
+ */
+export function chatRequestContentAttributes(request: ChatCompletionRequest, config: ResolvedChatTracingConfig): Attributes {
+  const attributes: Attributes = {};
   try {
     const tools = toToolDefinitions(request, config.captureInput);
     if (tools.length > 0) {

@@ -1,5 +1,5 @@
 import { type Context, type Span, SpanStatusCode } from '@opentelemetry/api';
-import { chatErrorAttributes, chatResponseAttributes, errorType } from './attributes.js';
+import { chatErrorAttributes, chatRequestContentAttributes, chatResponseAttributes, errorType } from './attributes.js';
 import type { ResolvedChatTracingConfig } from './config.js';
 import { reportInternalError } from './report.js';
 import { ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK } from './semconv.js';
@@ -58,6 +58,8 @@ const abandonedStreams = new FinalizationRegistry<ChatCallRecorder>((call) => ca
 export class ChatCallRecorder implements ChatCall {
   private done = false;
   private observing = false;
+  /** The request's messages and tools, not yet recorded; see {@link ChatCallRecorder.recordRequestContentSoon}. */
+  private pendingContent: ChatCompletionRequest | undefined;
   private accumulator: ChatStreamAccumulator | undefined;
   private firstChunkAt: number | undefined;
   private readonly startedAt = performance.now();
@@ -105,8 +107,26 @@ export class ChatCallRecorder implements ChatCall {
     this.end();
   }
 
+  /**
+   * Records the request's content (messages, system instructions, tool definitions) once the request is on its
+   * way, rather than before: the JSON of a long conversation would delay the request, and its first chunk. The
+   * arrays are copied now, so that an app adding to them after the call does not change what is recorded; at
+   * the latest, the content is recorded when the span ends.
+   */
+  recordRequestContentSoon(request: ChatCompletionRequest): void {
+    this.guard('request content', () => {
+      this.pendingContent = {
+        ...request,
+        messages: Array.isArray(request.messages) ? [...request.messages] : request.messages,
+        tools: Array.isArray(request.tools) ? [...request.tools] : request.tools,
+      };
+      setImmediate(() => this.recordRequestContent());
+    });
+  }
+
   end(): void {
     if (this.done) return;
+    this.recordRequestContent();
     this.done = true;
     abandonedStreams.unregister(this);
     this.span.end();
@@ -208,6 +228,13 @@ export class ChatCallRecorder implements ChatCall {
     }
     this.watchAbandonment(stream);
     return stream;
+  }
+
+  private recordRequestContent(): void {
+    const request = this.pendingContent;
+    if (!request || this.done) return;
+    this.pendingContent = undefined;
+    this.guard('request content', () => this.span.setAttributes(chatRequestContentAttributes(request, this.config)));
   }
 
   private recordStreamSoFar(): void {

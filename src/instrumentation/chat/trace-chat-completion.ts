@@ -161,14 +161,16 @@ function startChatCall<T>(
     for (const secret of options.secrets ?? []) rememberSecret(secret);
     const config = fitToLengthLimit(resolved, sdkLengthLimit(span));
     try {
-      span.setAttributes(chatRequestAttributes(request, server, config));
+      span.setAttributes(chatRequestAttributes(request, server));
     } catch (error) {
       // A request weft cannot read is still sent, and its span still ends; it just says less.
       reportInternalError('request attributes', error);
     }
     const hideUsage = config.requestStreamUsage && request.stream === true && request.stream_options?.include_usage !== true;
     const sent = hideUsage ? { ...request, stream_options: { ...request.stream_options, include_usage: true } } : request;
-    return new ChatCallRecorder(span, trace.setSpan(parent, span), sent, config, hideUsage);
+    const call = new ChatCallRecorder(span, trace.setSpan(parent, span), sent, config, hideUsage);
+    call.recordRequestContentSoon(request);
+    return call;
   } catch (error) {
     span.end();
     throw error;
