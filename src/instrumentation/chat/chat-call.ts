@@ -58,6 +58,8 @@ const abandonedStreams = new FinalizationRegistry<ChatCallRecorder>((call) => ca
 export class ChatCallRecorder implements ChatCall {
   private done = false;
   private observing = false;
+  /** Registered for abandonment by garbage collection: only streams are. */
+  private watched = false;
   /** The request's messages and tools, not yet recorded; see {@link ChatCallRecorder.recordRequestContentSoon}. */
   private pendingContent: ChatCompletionRequest | undefined;
   private accumulator: ChatStreamAccumulator | undefined;
@@ -128,7 +130,7 @@ export class ChatCallRecorder implements ChatCall {
     if (this.done) return;
     this.recordRequestContent();
     this.done = true;
-    abandonedStreams.unregister(this);
+    if (this.watched) abandonedStreams.unregister(this);
     this.span.end();
   }
 
@@ -144,7 +146,9 @@ export class ChatCallRecorder implements ChatCall {
   }
 
   watchAbandonment(stream: object): void {
-    if (!this.done) abandonedStreams.register(stream, this, this);
+    if (this.done) return;
+    this.watched = true;
+    abandonedStreams.register(stream, this, this);
   }
 
   observeChunks<C>(source: AsyncIterator<C>, signal?: AbortSignal, stream?: object): AsyncIterableIterator<C> {
