@@ -118,7 +118,7 @@ describe('the redaction hook', () => {
 });
 
 describe('when the input is recorded', () => {
-  // It is serialized once the request is on its way, not before: a long conversation would delay the request.
+  // It is serialized when the span ends, not before the call: a long conversation would delay the request.
   it('records the messages the call was made with, even if the app adds to them right after the call', async () => {
     const messages: { role: 'user'; content: string }[] = [{ role: 'user', content: 'first question' }];
     const tracer = h.handle.tracerProvider.getTracer('content-test');

@@ -60,7 +60,7 @@ export class ChatCallRecorder implements ChatCall {
   private observing = false;
   /** Registered for abandonment by garbage collection: only streams are. */
   private watched = false;
-  /** The request's messages and tools, not yet recorded; see {@link ChatCallRecorder.recordRequestContentSoon}. */
+  /** The request's messages and tools, not yet recorded; see {@link ChatCallRecorder.recordRequestContentAtEnd}. */
   private pendingContent: ChatCompletionRequest | undefined;
   private accumulator: ChatStreamAccumulator | undefined;
   private firstChunkAt: number | undefined;
@@ -110,19 +110,18 @@ export class ChatCallRecorder implements ChatCall {
   }
 
   /**
-   * Records the request's content (messages, system instructions, tool definitions) once the request is on its
-   * way, rather than before: the JSON of a long conversation would delay the request, and its first chunk. The
-   * arrays are copied now, so that an app adding to them after the call does not change what is recorded; at
-   * the latest, the content is recorded when the span ends.
+   * Keeps the request's content (messages, system instructions, tool definitions) to be recorded when the span
+   * ends, rather than before the call: the JSON of a long conversation would delay the request, and its first
+   * chunk. The arrays are copied now, so that an app adding to them after the call does not change what is
+   * recorded.
    */
-  recordRequestContentSoon(request: ChatCompletionRequest): void {
+  recordRequestContentAtEnd(request: ChatCompletionRequest): void {
     this.guard('request content', () => {
       this.pendingContent = {
         ...request,
         messages: Array.isArray(request.messages) ? [...request.messages] : request.messages,
         tools: Array.isArray(request.tools) ? [...request.tools] : request.tools,
       };
-      setImmediate(() => this.recordRequestContent());
     });
   }
 
@@ -236,7 +235,7 @@ export class ChatCallRecorder implements ChatCall {
 
   private recordRequestContent(): void {
     const request = this.pendingContent;
-    if (!request || this.done) return;
+    if (!request) return;
     this.pendingContent = undefined;
     this.guard('request content', () => this.span.setAttributes(chatRequestContentAttributes(request, this.config)));
   }

@@ -169,7 +169,7 @@ function startChatCall<T>(
     const hideUsage = config.requestStreamUsage && request.stream === true && request.stream_options?.include_usage !== true;
     const sent = hideUsage ? { ...request, stream_options: { ...request.stream_options, include_usage: true } } : request;
     const call = new ChatCallRecorder(span, trace.setSpan(parent, span), sent, config, hideUsage);
-    call.recordRequestContentSoon(request);
+    call.recordRequestContentAtEnd(request);
     return call;
   } catch (error) {
     span.end();
