@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OtlpReceiver, type ReceiverReply, startOtlpReceiver } from '../helpers/otlp-receiver.js';
 import { type ReliabilityChatServer, startReliabilityChatServer } from './helpers/chat-server.js';
-import { type FixtureRun, reportsOf, runFixture, startFixture, weftOptions } from './helpers/run-fixture.js';
+import { type FixtureRun, runFixture, weftOptions } from './helpers/run-fixture.js';
 import { deadOrigin } from '../helpers/dead-origin.js';
 
 // Each scenario runs one app process against a misbehaving trace backend; the tests read that one run.
@@ -156,58 +156,4 @@ describe('with a flapping trace backend', () => {
     expect(uniqueSpanIds(receiver)).toBe(stats!.spansEnded);
     expect(stats!.droppedSpans).toBe(0);
   });
-});
-
-/** Many calls against a backend that takes nothing: the queue must stay bounded and the process must end. */
-function underLoad(backend: string, traceBaseUrl: () => Promise<{ url: string; close: () => Promise<void> }>): void {
-  describe(`with the backend ${backend} during many calls`, () => {
-    let report: { calls: number; wrong: number; maxQueued: number; heapAfterFirstMB: number; heapAtEndMB: number; stats: Stats };
-    let exitedByItself: boolean;
-    let code: number | null;
-    beforeAll(async () => {
-      const trace = await traceBaseUrl();
-      try {
-        const app = startFixture('load.cjs', { CALLS: '10000', ...weftOptions({ project: 'reliability/load', baseUrl: trace.url }) }, [
-          '--expose-gc',
-        ]);
-        await app.waitForOutput('REPORT');
-        // Once the app is done, the process may spend its exit flush timeout (5 s) and one export timeout
-        // (10 s) on the backend, and no more: this bound is far above both.
-        const deadline = setTimeout(() => app.child.kill('SIGKILL'), 25_000);
-        const run = await app.exited;
-        clearTimeout(deadline);
-        exitedByItself = run.signal === null;
-        code = run.code;
-        report = reportsOf(run.stdout)[0] as typeof report;
-      } finally {
-        await trace.close();
-      }
-    }, 60_000);
-    it('answers every call correctly', () => {
-      expect(report.calls).toBe(10_000);
-      expect(report.wrong).toBe(0);
-    });
-    it('keeps the span queue within its bound and counts what it drops', () => {
-      expect(report.maxQueued).toBeLessThanOrEqual(2048);
-      expect(report.stats.spansDropped).toBeGreaterThan(0);
-      expect(report.stats.spansDropped + report.stats.spansQueued + report.stats.spansExported).toBeLessThanOrEqual(
-        report.stats.spansEnded,
-      );
-    });
-    it('keeps the heap from growing with the number of calls', () => {
-      // The queues are full after the first 1,000 calls; the spans of the other 9,000 calls, had they been
-      // kept, would add several times this much.
-      expect(report.heapAtEndMB - report.heapAfterFirstMB).toBeLessThan(10);
-    });
-    it('lets the process end by itself, with code 0, soon after the app is done', () => {
-      expect(exitedByItself).toBe(true);
-      expect(code).toBe(0);
-    });
-  });
-}
-
-underLoad('down', async () => ({ url: await deadOrigin(), close: async () => {} }));
-underLoad('hanging', async () => {
-  const receiver = await startOtlpReceiver({ reply: () => 'hang' });
-  return { url: receiver.url, close: () => receiver.close() };
 });
