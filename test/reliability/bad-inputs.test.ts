@@ -167,6 +167,16 @@ describe('hostile inputs are still recorded', () => {
     expect(gaps).toEqual([]);
   });
 
+  it('as the error, cut to the limit, of traced code that throws', () => {
+    const cases = casesStartingWith('op() throwing', 'withSpan() whose block throws', '@traced() method throwing');
+    expect(cases.length).toBe(3);
+    for (const [name] of cases) {
+      const [span] = spansOfCase(name);
+      expect(span?.status.code, name).toBe(2);
+      expect(span?.events.map((e) => e.name), name).toContain('exception');
+    }
+  });
+
   it('with the scope of withContext() and withThread() on every span inside, chat spans included', () => {
     const gaps: string[] = [];
     for (const [name] of casesStartingWith('withContext()', 'withThread()')) {
