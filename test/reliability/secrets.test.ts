@@ -95,6 +95,25 @@ describe('a recognisable API key', () => {
     }
   });
 
+  it('is repeated neither in spans, logs nor weft\'s own errors when the chat server echoes it in a 401', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const run = await runFixture('secrets.cjs', { ...appEnv(receiver.url), ECHOING_SERVER: '1' });
+      const report = run.reports.find((r) => r.errors) as { errors: string[] } | undefined;
+      expect(report?.errors.filter((e) => e.startsWith('weft client')), run.stderr).toHaveLength(2);
+      // The server did echo the app's key: the `openai` SDK's own errors quote it, as they would without weft.
+      const isSdkError = (line: string) => line.includes('"phase":"sdk-error"');
+      const sdkErrors = run.stdout.split('\n').filter(isSdkError);
+      expect(sdkErrors).toHaveLength(2);
+      for (const line of sdkErrors) expect(line).toContain(OPENAI_KEY);
+      const everythingElse = `${run.stdout.split('\n').filter((line) => !isSdkError(line)).join('\n')}\n${run.stderr}`;
+      expect(receiver.spans().filter((s) => s.events.some((e) => e.name === 'exception')).length).toBeGreaterThanOrEqual(4);
+      expect([...leaksIn('exported bytes', exportedBytes(receiver)), ...leaksIn('app output', everythingElse)]).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('never appears in the errors and warnings of bad configuration', async () => {
     const receiver = await startOtlpReceiver();
     try {

@@ -8,8 +8,15 @@ import { type OpenAIServer, type RecordedRequest, type ScriptedReply, startOpenA
  * - `malformed-stream`: with `stream: true`, a stream whose second event is not JSON.
  * - `huge`: a 10 MB reply (streamed or not).
  * - `unauthorized`: a 401, worded like OpenAI's, that does not repeat the key.
+ * - `echo-key`: a 401 whose message quotes the request's Authorization header, key and all, as careless servers do.
  */
-export const MODELS = { tools: 'tools', malformedStream: 'malformed-stream', huge: 'huge', unauthorized: 'unauthorized' } as const;
+export const MODELS = {
+  tools: 'tools',
+  malformedStream: 'malformed-stream',
+  huge: 'huge',
+  unauthorized: 'unauthorized',
+  echoKey: 'echo-key',
+} as const;
 
 const HUGE_TEXT = 'x'.repeat(10 * 1024 * 1024);
 const USAGE = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
@@ -27,6 +34,9 @@ function byModel(request: RecordedRequest): ScriptedReply {
   const model = typeof request.body.model === 'string' ? request.body.model : 'unknown';
   if (model === MODELS.unauthorized) {
     return { status: 401, error: { message: 'Incorrect API key provided.', code: 'invalid_api_key' } };
+  }
+  if (model === MODELS.echoKey) {
+    return { status: 401, error: { message: `Incorrect API key provided: ${request.headers.authorization}.`, code: 'invalid_api_key' } };
   }
   const base = { id: 'chatcmpl-rel', model, usage: USAGE };
   if (model === MODELS.tools) {
