@@ -1,7 +1,8 @@
 /**
  * weft demo (`npm start`): everything on this machine, no account, no network.
  *
- * 1. starts `weft dev` (trace, inference and training stand-ins) in this process on a free port;
+ * 1. starts `weft dev` (trace, inference and training stand-ins) in this process on a free port, or, with
+ *    WEFT_BASE_URL set, uses the service there (e.g. `npx weft dev --api-key K`, with WEFT_API_KEY=K);
  * 2. runs examples/quickstart.ts against it: weft traces an app that uses the real `openai` package;
  * 3. reads the traces back with weft's Client and prints them as trees.
  */
@@ -83,16 +84,21 @@ function printTable(rows: Row[]): void {
   }
 }
 
-const dev = await startDevService({ port: 0, log: false });
+const external = process.env.WEFT_BASE_URL;
+const dev = external
+  ? { url: external, v1Url: process.env.WEFT_INFERENCE_BASE_URL ?? `${external}/v1`, close: async () => {} }
+  : await startDevService({ port: 0, log: false });
+const apiKey = process.env.WEFT_API_KEY;
 let exitCode = 0;
 try {
-  console.log(`weft demo: weft dev is listening on ${dev.url} (trace) and ${dev.v1Url} (inference, training)\n`);
+  console.log(`weft demo: weft dev is ${external ? 'at' : 'listening on'} ${dev.url} (trace) and ${dev.v1Url} (inference, training)\n`);
   console.log('▶ examples/quickstart.ts');
   const code = await runQuickstart({
     WEFT_BASE_URL: dev.url,
     WEFT_INFERENCE_BASE_URL: dev.v1Url,
     WEFT_TRAINING_BASE_URL: dev.v1Url,
     WEFT_PROJECT: PROJECT,
+    ...(apiKey ? { WEFT_API_KEY: apiKey } : {}),
   });
   if (code !== 0) throw new Error(`the quickstart exited with code ${code}`);
 

@@ -1,8 +1,8 @@
 import { type Attributes, type Context, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ATTR } from './attributes.js';
 import { inputsValue, outputValue } from './content.js';
-import { scrubSecrets } from '../secrets.js';
 import { reportTracingFailure } from './failures.js';
+import { clip } from './serialize.js';
 import { type ContentOptions, resolveContentOptions } from './settings.js';
 import { type SpanState, trackSpan } from './span-state.js';
 import { weftTracer } from './tracer.js';
@@ -69,9 +69,12 @@ export function succeed(call: ActiveCall, output: unknown): void {
 export function fail(call: ActiveCall, error: unknown): void {
   try {
     // An error may quote a secret (an SDK's 401 can repeat the key): record its text without any that weft knows.
+    // Its message and stack are cut like any recorded string: an error can carry megabytes (a thrown payload, a
+    // response body), and the message is recorded twice, in the status and in the exception event.
     const isError = error instanceof Error;
-    const message = scrubSecrets(isError ? error.message : String(error));
-    const stack = isError && error.stack ? scrubSecrets(error.stack) : undefined;
+    const limit = call.state.settings.maxAttributeLength;
+    const message = clip(isError ? String(error.message) : String(error), limit);
+    const stack = isError && error.stack ? clip(String(error.stack), limit) : undefined;
     call.span.recordException({ name: isError ? error.name : 'non-Error thrown', message, ...(stack ? { stack } : {}) });
     call.span.setStatus({ code: SpanStatusCode.ERROR, message });
   } catch (failure) {

@@ -1,83 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OtlpReceiver, type ReceiverReply, startOtlpReceiver } from '../helpers/otlp-receiver.js';
-import { type ReliabilityChatServer, startReliabilityChatServer } from './helpers/chat-server.js';
-import { type FixtureRun, reportsOf, runFixture, startFixture, weftOptions } from './helpers/run-fixture.js';
 import { deadOrigin } from '../helpers/dead-origin.js';
+import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
+import { appEnv, CALLS, reportOf, statsAtExit, theAppIsUnharmed, useChatServer } from './helpers/backend-app.js';
+import { type FixtureRun, runFixture } from './helpers/run-fixture.js';
 
-// Each scenario runs one app process against a misbehaving trace backend; the tests read that one run.
-// Calls per kind and phase; each phase makes 2×CALLS sequential calls and CALLS parallel ones.
-const CALLS = 5;
+// Each scenario runs one app process against a trace backend that fails for good; the tests read that one run.
+// Backends that fail and then recover: recovery.test.ts; the same under load: load.test.ts.
 
-interface Stats {
-  spansEnded: number;
-  spansExported: number;
-  spansDropped: number;
-  spansQueued: number;
-  droppedSpans: number;
-}
-
-interface Report {
-  phase: string;
-  results?: unknown[];
-  stats: Stats | null;
-  seen: { unhandledRejections: string[] };
-}
-
-function reportOf(run: FixtureRun, phase: string): Report {
-  const found = run.reports.find((r) => r.phase === phase) as Report | undefined;
-  if (!found) throw new Error(`the app printed no "${phase}" report; exit ${run.code}, stderr:\n${run.stderr}`);
-  return found;
-}
-
-function uniqueSpanIds(receiver: OtlpReceiver): number {
-  return new Set(receiver.spans().map((s) => s.spanId)).size;
-}
-
-let chat: ReliabilityChatServer;
-const baselines = new Map<string, FixtureRun>();
-
-/** The same app without weft, with the same number of phases: what the results must be. */
-async function baseline(phases: string): Promise<FixtureRun> {
-  let run = baselines.get(phases);
-  if (!run) {
-    run = await runFixture('backend.cjs', { CHAT_URL: chat.baseURL, CALLS: String(CALLS), PHASES: phases });
-    baselines.set(phases, run);
-  }
-  return run;
-}
-
-beforeAll(async () => {
-  chat = await startReliabilityChatServer();
-});
-afterAll(async () => {
-  await chat.close();
-});
-
-function appEnv(extra: Record<string, string>, options: Record<string, unknown>): Record<string, string> {
-  return { CHAT_URL: chat.baseURL, CALLS: String(CALLS), ...weftOptions({ project: 'reliability/backend', ...options }), ...extra };
-}
-
-/** The assertions every misbehaving backend must pass, on one run. */
-function theAppIsUnharmed(run: () => FixtureRun, phases = '1'): void {
-  it('lets the app exit normally with code 0', () => {
-    expect(run().stderr).not.toMatch(/Unhandled|uncaught/i);
-    expect(run().code).toBe(0);
-  });
-  it('returns the app exactly the results it gets without weft', async () => {
-    expect(reportOf(run(), 'calls-done').results).toEqual(reportOf(await baseline(phases), 'calls-done').results);
-  });
-  it('causes no unhandled rejection', () => {
-    expect(reportOf(run(), 'calls-done').seen.unhandledRejections).toEqual([]);
-    expect(reportOf(run(), 'end').seen.unhandledRejections).toEqual([]);
-  });
-}
+const chat = useChatServer();
 
 describe('with the trace backend down (connection refused)', () => {
   let run: FixtureRun;
   beforeAll(async () => {
-    run = await runFixture('backend.cjs', appEnv({ SHUTDOWN: '1' }, { baseUrl: await deadOrigin() }));
+    run = await runFixture('backend.cjs', appEnv(chat(), { SHUTDOWN: '1' }, { baseUrl: await deadOrigin() }));
   });
-  theAppIsUnharmed(() => run);
+  theAppIsUnharmed(chat, () => run);
   it('counts every span it could not deliver as dropped', () => {
     const { stats } = reportOf(run, 'end');
     expect(stats!.spansEnded).toBeGreaterThanOrEqual(3 * CALLS);
@@ -92,13 +29,20 @@ describe('with a trace backend that accepts connections and never answers', () =
   beforeAll(async () => {
     receiver = await startOtlpReceiver({ reply: () => 'hang' });
     // No shutdown: the process must end by itself, the exit flush giving up after its timeout.
-    run = await runFixture('backend.cjs', appEnv({}, { baseUrl: receiver.url, exitFlushTimeoutMillis: 1000 }));
+    run = await runFixture('backend.cjs', appEnv(chat(), {}, { baseUrl: receiver.url, exitFlushTimeoutMillis: 1000 }));
   });
   afterAll(() => receiver.close());
-  theAppIsUnharmed(() => run);
+  theAppIsUnharmed(chat, () => run);
   it('completed every app call while the export was hanging', () => {
     expect(receiver.requests.length).toBeGreaterThan(0);
     expect(reportOf(run, 'calls-done').results).toHaveLength(3 * CALLS);
+  });
+  it('has counted every span it could not send as dropped by the time the process ends', () => {
+    const stats = statsAtExit(run);
+    expect(stats.spansEnded).toBeGreaterThanOrEqual(3 * CALLS);
+    expect(stats.spansExported).toBe(0);
+    expect(stats.spansQueued).toBe(0);
+    expect(stats.droppedSpans).toBe(stats.spansEnded);
   });
 });
 
@@ -107,107 +51,14 @@ describe('with a trace backend answering 500', () => {
   let receiver: OtlpReceiver;
   beforeAll(async () => {
     receiver = await startOtlpReceiver({ reply: () => ({ status: 500, body: '{"error":"internal"}' }) });
-    run = await runFixture('backend.cjs', appEnv({ SHUTDOWN: '1' }, { baseUrl: receiver.url }));
+    run = await runFixture('backend.cjs', appEnv(chat(), { SHUTDOWN: '1' }, { baseUrl: receiver.url }));
   });
   afterAll(() => receiver.close());
-  theAppIsUnharmed(() => run);
+  theAppIsUnharmed(chat, () => run);
   it('counts the spans the backend never took as dropped', () => {
     const { stats } = reportOf(run, 'end');
     expect(receiver.requests.length).toBeGreaterThan(0);
     expect(stats!.spansExported).toBe(0);
     expect(stats!.droppedSpans).toBe(stats!.spansEnded);
   });
-});
-
-describe('with a trace backend answering 429 with Retry-After before it accepts', () => {
-  let run: FixtureRun;
-  let receiver: OtlpReceiver;
-  beforeAll(async () => {
-    receiver = await startOtlpReceiver({
-      reply: (_req, index) => (index < 2 ? { status: 429, headers: { 'retry-after': '1' }, body: '{}' } : { status: 200 }),
-    });
-    run = await runFixture('backend.cjs', appEnv({ SHUTDOWN: '1' }, { baseUrl: receiver.url }));
-  });
-  afterAll(() => receiver.close());
-  theAppIsUnharmed(() => run);
-  it('delivers every span once the backend stops throttling, and drops none', () => {
-    const { stats } = reportOf(run, 'end');
-    expect(receiver.requests.filter((r) => r.spans.length > 0).length).toBeGreaterThan(2);
-    expect(uniqueSpanIds(receiver)).toBe(stats!.spansEnded);
-    expect(stats!.droppedSpans).toBe(0);
-  });
-});
-
-describe('with a flapping trace backend', () => {
-  let run: FixtureRun;
-  let receiver: OtlpReceiver;
-  // Failures of several kinds, then a recovery, then one more failure, then good for good.
-  const script: ReceiverReply[] = [{ status: 500 }, { status: 503 }, { status: 200 }, { status: 502 }, { status: 500 }];
-  beforeAll(async () => {
-    receiver = await startOtlpReceiver({ reply: (_req, index) => script[index] ?? { status: 200 } });
-    run = await runFixture('backend.cjs', appEnv({ SHUTDOWN: '1', PHASES: '4' }, { baseUrl: receiver.url }));
-  });
-  afterAll(() => receiver.close());
-  theAppIsUnharmed(() => run, '4');
-  it('loses no span once the backend has recovered', () => {
-    const { stats } = reportOf(run, 'end');
-    expect(receiver.requests.some((r, i) => i < 5 && r.spans.length > 0)).toBe(true);
-    expect(stats!.spansEnded).toBeGreaterThanOrEqual(4 * 3 * CALLS);
-    expect(uniqueSpanIds(receiver)).toBe(stats!.spansEnded);
-    expect(stats!.droppedSpans).toBe(0);
-  });
-});
-
-/** Many calls against a backend that takes nothing: the queue must stay bounded and the process must end. */
-function underLoad(backend: string, traceBaseUrl: () => Promise<{ url: string; close: () => Promise<void> }>): void {
-  describe(`with the backend ${backend} during many calls`, () => {
-    let report: { calls: number; wrong: number; maxQueued: number; heapAfterFirstMB: number; heapAtEndMB: number; stats: Stats };
-    let exitedByItself: boolean;
-    let code: number | null;
-    beforeAll(async () => {
-      const trace = await traceBaseUrl();
-      try {
-        const app = startFixture('load.cjs', { CALLS: '10000', ...weftOptions({ project: 'reliability/load', baseUrl: trace.url }) }, [
-          '--expose-gc',
-        ]);
-        await app.waitForOutput('REPORT');
-        // Once the app is done, the process may spend its exit flush timeout (5 s) and one export timeout
-        // (10 s) on the backend, and no more: this bound is far above both.
-        const deadline = setTimeout(() => app.child.kill('SIGKILL'), 25_000);
-        const run = await app.exited;
-        clearTimeout(deadline);
-        exitedByItself = run.signal === null;
-        code = run.code;
-        report = reportsOf(run.stdout)[0] as typeof report;
-      } finally {
-        await trace.close();
-      }
-    }, 60_000);
-    it('answers every call correctly', () => {
-      expect(report.calls).toBe(10_000);
-      expect(report.wrong).toBe(0);
-    });
-    it('keeps the span queue within its bound and counts what it drops', () => {
-      expect(report.maxQueued).toBeLessThanOrEqual(2048);
-      expect(report.stats.spansDropped).toBeGreaterThan(0);
-      expect(report.stats.spansDropped + report.stats.spansQueued + report.stats.spansExported).toBeLessThanOrEqual(
-        report.stats.spansEnded,
-      );
-    });
-    it('keeps the heap from growing with the number of calls', () => {
-      // The queues are full after the first 1,000 calls; the spans of the other 9,000 calls, had they been
-      // kept, would add several times this much.
-      expect(report.heapAtEndMB - report.heapAfterFirstMB).toBeLessThan(10);
-    });
-    it('lets the process end by itself, with code 0, soon after the app is done', () => {
-      expect(exitedByItself).toBe(true);
-      expect(code).toBe(0);
-    });
-  });
-}
-
-underLoad('down', async () => ({ url: await deadOrigin(), close: async () => {} }));
-underLoad('hanging', async () => {
-  const receiver = await startOtlpReceiver({ reply: () => 'hang' });
-  return { url: receiver.url, close: () => receiver.close() };
 });

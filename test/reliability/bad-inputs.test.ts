@@ -19,7 +19,8 @@ let withWeft: FixtureRun;
 let spans: DecodedSpan[];
 let chatRequestsWithWeft: number;
 
-type Outcomes = Record<string, { ok: boolean }>;
+type Outcome = { ok: boolean };
+type Outcomes = Record<string, Outcome>;
 const outcomesOf = (run: FixtureRun) => (run.reports[0] as { outcomes: Outcomes } | undefined)?.outcomes;
 
 beforeAll(async () => {
@@ -35,9 +36,42 @@ beforeAll(async () => {
   spans = receiver.spans();
 }, 120_000);
 afterAll(async () => {
-  await chat.close();
-  await receiver.close();
+  await chat?.close();
+  await receiver?.close();
 });
+
+const isChat = (s: DecodedSpan) => typeof s.attributes['gen_ai.request.model'] === 'string';
+const named = (name: string) => (s: DecodedSpan) => s.name === name;
+
+/** The spans each case made: those of the trace under its app span `case: <name>`. */
+function spansOfCase(name: string): DecodedSpan[] {
+  const root = spans.find((s) => s.name === `case: ${name}`);
+  if (!root) throw new Error(`no span of the case "${name}" was exported`);
+  return spans.filter((s) => s.traceId === root.traceId && s !== root);
+}
+
+/** Every case whose name starts with one of `prefixes`, with what the app got from it. */
+function casesStartingWith(...prefixes: string[]): Array<[string, Outcome]> {
+  return Object.entries(outcomesOf(withWeft) ?? {}).filter(([name]) => prefixes.some((p) => name.startsWith(p)));
+}
+
+/** `keys` that the span lacks, or whose value is not a string (a dropped attribute must not pass unseen). */
+function missing(span: DecodedSpan | undefined, keys: string[]): string[] {
+  return keys.filter((k) => span === undefined || span.attributes[k] === undefined);
+}
+
+/** Every string a span carries, where it sits: attribute values (and array items), event attributes, the status. */
+function stringsOf(span: DecodedSpan): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  const add = (where: string, value: unknown): void => {
+    if (typeof value === 'string') out.push([where, value]);
+    else if (Array.isArray(value)) for (const [i, v] of value.entries()) add(`${where}[${i}]`, v);
+  };
+  for (const [k, v] of Object.entries(span.attributes)) add(k, v);
+  for (const event of span.events) for (const [k, v] of Object.entries(event.attributes)) add(`${event.name}.${k}`, v);
+  add('status.message', span.status.message);
+  return out;
+}
 
 describe('hostile inputs through every public entry point', () => {
   it('run to the end of the app with and without weft', () => {
@@ -57,17 +91,12 @@ describe('hostile inputs through every public entry point', () => {
   });
 
   it('give every chat request that reached the server its chat span', () => {
-    const chatSpans = spans.filter((s) => typeof s.attributes['gen_ai.request.model'] === 'string');
     expect(chatRequestsWithWeft).toBeGreaterThan(10);
-    expect(chatSpans.length).toBeGreaterThanOrEqual(chatRequestsWithWeft);
+    expect(spans.filter(isChat).length).toBeGreaterThanOrEqual(chatRequestsWithWeft);
   });
 
-  it('keep every span within the attribute limits', () => {
-    const tooLong = spans.flatMap((s) =>
-      Object.entries(s.attributes)
-        .filter(([, v]) => typeof v === 'string' && v.length > ATTRIBUTE_LIMIT)
-        .map(([k, v]) => `${s.name} ${k}: ${(v as string).length}`),
-    );
+  it('keep every string of every span (attributes, events, status) within the attribute limit', () => {
+    const tooLong = spans.flatMap((s) => stringsOf(s).filter(([, v]) => v.length > ATTRIBUTE_LIMIT).map(([k, v]) => `${s.name} ${k}: ${v.length}`));
     expect(tooLong).toEqual([]);
     expect(Math.max(...spans.map((s) => Object.keys(s.attributes).length))).toBeLessThanOrEqual(ATTRIBUTE_COUNT_LIMIT);
   });
@@ -100,5 +129,66 @@ describe('hostile inputs through every public entry point', () => {
     const stats = (withWeft.reports[0] as { stats: { spansEnded: number; spansDropped: number } }).stats;
     expect(stats.spansDropped).toBe(0);
     expect(new Set(spans.map((s) => s.spanId)).size).toBe(stats.spansEnded);
+  });
+});
+
+// Limits and valid JSON are easy to meet by recording nothing: each case must also have recorded what it is for.
+describe('hostile inputs are still recorded', () => {
+  it('as the request, and the reply when there was one, of every chat call (openai, weft Client, traceChatCompletion)', () => {
+    // Every property of this reply throws when read: there is nothing weft could record of it.
+    const unreadable = 'traceChatCompletion(): a reply whose message is a hostile proxy';
+    const requestsWithTools = /thousands of tools|tool arguments in the reply/;
+    const gaps: string[] = [];
+    for (const [name, outcome] of casesStartingWith('openai:', 'weft Client:', 'traceChatCompletion():')) {
+      const chatSpan = spansOfCase(name).find(isChat);
+      const keys = ['gen_ai.input.messages', ...(outcome.ok && name !== unreadable ? ['gen_ai.output.messages'] : [])];
+      if (requestsWithTools.test(name)) keys.push('gen_ai.tool.definitions');
+      for (const key of missing(chatSpan, keys)) gaps.push(`${name}: ${key}`);
+    }
+    expect(gaps).toEqual([]);
+  });
+
+  it('as the inputs and output of every op(), @traced() method and withSpan() block', () => {
+    const expected: Array<[string[], (s: DecodedSpan) => boolean, string[]]> = [
+      [['op() given'], named('echoBack'), ['inputs', 'output']],
+      [['async op() returning'], named('produce'), ['output']],
+      [['@traced() method given'], named('Model.predict'), ['inputs', 'output']],
+      [['async @traced() method given'], named('Model.produce'), ['inputs', 'output']],
+      [['withSpan() and span setters given'], (s) => s.name.startsWith('bad '), ['inputs', 'output', 'wandb.attributes.bad']],
+    ];
+    const gaps: string[] = [];
+    for (const [prefixes, isTheSpan, keys] of expected) {
+      for (const [name, outcome] of casesStartingWith(...prefixes)) {
+        // A value whose `then` throws rejects the app's own `await`: there is no output, only the error.
+        const recorded = outcome.ok ? keys : keys.filter((k) => k !== 'output');
+        for (const key of missing(spansOfCase(name).find(isTheSpan), recorded)) gaps.push(`${name}: ${key}`);
+      }
+    }
+    expect(gaps).toEqual([]);
+  });
+
+  it('as the error, cut to the limit, of traced code that throws', () => {
+    const cases = casesStartingWith('op() throwing', 'withSpan() whose block throws', '@traced() method throwing');
+    expect(cases.length).toBe(3);
+    for (const [name] of cases) {
+      const [span] = spansOfCase(name);
+      expect(span?.status.code, name).toBe(2);
+      expect(span?.events.map((e) => e.name), name).toContain('exception');
+    }
+  });
+
+  it('with the scope of withContext() and withThread() on every span inside, chat spans included', () => {
+    const gaps: string[] = [];
+    for (const [name] of casesStartingWith('withContext()', 'withThread()')) {
+      const inside = spansOfCase(name);
+      expect(inside.length, name).toBeGreaterThan(0);
+      for (const span of inside) {
+        const keys = ['wandb.thread_id'];
+        if (name.endsWith('in its metadata')) keys.push('user.id', 'session.id', 'wandb.attributes.value', 'wandb.attributes.tags');
+        if (name.includes('tags')) keys.push('wandb.attributes.tags');
+        for (const key of missing(span, keys)) gaps.push(`${name}, span ${span.name}: ${key}`);
+      }
+    }
+    expect(gaps).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { type ChildResult, type RunningChild, runNode, startNode } from '../../helpers/child.js';
+import { type ChildResult, type NodeOptions, type RunningChild, runNode, startNode } from '../../helpers/child.js';
 
 /** Path of a script in test/fixtures/reliability/. */
 export function fixture(name: string): string {
@@ -20,14 +20,19 @@ export interface FixtureRun extends ChildResult {
 }
 
 /** Runs a fixture to completion in its own `node` process, from the repository root. */
-export async function runFixture(name: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<FixtureRun> {
-  const result = await runNode([...nodeArgs, fixture(name)], env);
+export async function runFixture(
+  name: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+  options: NodeOptions = {},
+): Promise<FixtureRun> {
+  const result = await runNode([...nodeArgs, fixture(name)], env, options);
   return { ...result, reports: reportsOf(result.stdout) };
 }
 
 /** Starts a fixture and returns it running (to send it a signal). */
-export function startFixture(name: string, env: Record<string, string>, nodeArgs: string[] = []): RunningChild {
-  return startNode([...nodeArgs, fixture(name)], env);
+export function startFixture(name: string, env: Record<string, string>, nodeArgs: string[] = [], options: NodeOptions = {}): RunningChild {
+  return startNode([...nodeArgs, fixture(name)], env, options);
 }
 
 /** Options of register() for a fixture, as the WEFT_OPTIONS variable. */
