@@ -1,5 +1,6 @@
 import { type Attributes, type Context, createContextKey, propagation } from '@opentelemetry/api';
-import { ATTR, customAttributes } from './attributes.js';
+import { ATTR, customAttributes, toAttributeValue } from './attributes.js';
+import { reportTracingFailure } from './failures.js';
 import { activeContext, withActiveContext } from './active-context.js';
 
 /**
@@ -69,11 +70,30 @@ function merge(outer: Readonly<WeftContext> | undefined, inner: WeftContext): We
 /** The attributes every span of a scope carries. */
 function scopeAttributes(values: Readonly<WeftContext>): Attributes {
   const attributes: Attributes = customAttributes(values.metadata);
-  if (values.tags?.length) attributes[ATTR.tags] = [...values.tags];
-  if (values.threadId !== undefined) attributes[ATTR.threadId] = values.threadId;
-  if (values.userId !== undefined) attributes[ATTR.userId] = values.userId;
-  if (values.sessionId !== undefined) attributes[ATTR.sessionId] = values.sessionId;
+  // Cut to the attribute limit like any recorded text: every span in scope would carry an outsized id.
+  const set = (key: string, value: unknown) => {
+    const converted = toAttributeValue(value);
+    if (converted !== undefined) attributes[key] = converted;
+  };
+  if (values.tags?.length) set(ATTR.tags, [...values.tags]);
+  set(ATTR.threadId, values.threadId);
+  set(ATTR.userId, values.userId);
+  set(ATTR.sessionId, values.sessionId);
   return attributes;
+}
+
+/**
+ * A plain copy of the app's metadata: weft reads it once, here. Metadata it cannot read (a proxy that throws) is
+ * left out, and said once; the app's code runs in its scope all the same.
+ */
+function readableMetadata(metadata: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (metadata === undefined) return undefined;
+  try {
+    return { ...metadata };
+  } catch (error) {
+    reportTracingFailure('withContext metadata', error);
+    return undefined;
+  }
 }
 
 function checkString(value: unknown, option: string): void {
@@ -87,7 +107,7 @@ function contextWith(values: WeftContext, base: Context = activeContext()): Cont
   checkString(values.threadId, 'threadId');
   checkString(values.userId, 'userId');
   checkString(values.sessionId, 'sessionId');
-  const merged = Object.freeze(merge(scopeOf(base)?.values, values));
+  const merged = Object.freeze(merge(scopeOf(base)?.values, { ...values, metadata: readableMetadata(values.metadata) }));
   const scope: ContextScope = { values: merged, attributes: scopeAttributes(merged), turn: merged.turn === true };
   let ctx = base.setValue(SCOPE_KEY, scope);
   if (merged.baggage) ctx = withBaggage(ctx, merged);

@@ -6,7 +6,7 @@ import { ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK } from './semconv.js';
 import { HIDE_CHUNK, observedIterator, passThrough } from './observed-iterator.js';
 import { ChatStreamAccumulator } from './stream-accumulator.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest } from './types.js';
-import { scrubSecrets } from '../../secrets.js';
+import { clip } from '../../tracing/serialize.js';
 
 /**
  * One traced chat call, handed to a {@link ChatResultSettler} so a caller with its own result type (an SDK's
@@ -101,8 +101,11 @@ export class ChatCallRecorder implements ChatCall {
     this.guard('error', () => {
       this.recordStreamSoFar();
       this.span.setAttributes(chatErrorAttributes(error));
-      const message = scrubSecrets(error instanceof Error ? error.message : String(error));
-      const stack = error instanceof Error && error.stack ? scrubSecrets(error.stack) : undefined;
+      // Cut like any recorded text: an error can carry megabytes (a response body), and its message is recorded
+      // twice, in the exception event and the status.
+      const limit = this.config.maxAttributeLength;
+      const message = clip(error instanceof Error ? String(error.message) : String(error), limit);
+      const stack = error instanceof Error && error.stack ? clip(String(error.stack), limit) : undefined;
       this.span.recordException({ name: errorType(error), message, stack });
       this.span.setStatus({ code: SpanStatusCode.ERROR, message });
     });
