@@ -8,6 +8,7 @@ import {
 } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { reportOnce } from '../diagnostics.js';
+import { encodeTraceExport } from '../otlp/encode.js';
 import { createOtlpTransport } from './otlp-transport.js';
 
 /** Called when the service accepted a request but refused some of its spans. */
@@ -62,13 +63,14 @@ export function readExportResponse(data: Uint8Array, onRejected: RejectedSpansLi
 }
 
 /**
- * OTel's OTLP/HTTP protobuf span exporter (the same delegate and serializer as
- * `@opentelemetry/exporter-trace-otlp-proto`), with a response reader that understands the trace service's
- * JSON answers, and weft's own transport (see {@link createOtlpTransport}).
+ * OTel's OTLP/HTTP protobuf span exporter (the same delegate as `@opentelemetry/exporter-trace-otlp-proto`), with
+ * weft's encoder (the same bytes as OTel's serializer, see {@link encodeTraceExport}), a response reader that
+ * understands the trace service's JSON answers, and weft's own transport (see {@link createOtlpTransport}).
  */
 export function createOtlpExporter(config: OtlpExporterConfig, onRejected: RejectedSpansListener): OtlpExporter {
   const serializer: ISerializer<ReadableSpan[], IExportTraceServiceResponse> = {
-    serializeRequest: (spans) => ProtobufTraceSerializer.serializeRequest(spans),
+    // The same bytes as OTel's ProtobufTraceSerializer, several times faster for spans with message content.
+    serializeRequest: (spans) => encodeTraceExport(spans),
     deserializeResponse: (data) => readExportResponse(data, onRejected),
   };
   // Built from weft's own settings alone, on purpose not with OTel's env-reading helper: the generic
