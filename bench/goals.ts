@@ -72,8 +72,12 @@ function throughputGoal(runs: ThroughputRun[]): GoalCheck {
 }
 
 /** Checks the goals of issue 8 against this run, and prints them. */
-export function checkGoals(perCall: PerCallResult, throughput: ThroughputRun[] | undefined): GoalCheck[] {
-  const checks = [...perCallGoals(perCall), ...firstChunkGoals(perCall), ...(throughput ? [throughputGoal(throughput)] : [])];
+export function checkGoals(perCall: PerCallResult | undefined, throughput: ThroughputRun[] | undefined): GoalCheck[] {
+  const checks = [
+    ...(perCall ? [...perCallGoals(perCall), ...firstChunkGoals(perCall)] : []),
+    ...(throughput ? [throughputGoal(throughput)] : []),
+  ];
+  if (checks.length === 0) return checks;
   printTable(
     'Goals (issue 8)',
     ['goal', 'measured', 'verdict'],
