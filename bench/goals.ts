@@ -1,4 +1,4 @@
-import { bestPeer, figuresFor, OPENAI_PACKAGES, type PerCallResult, TRANSPORT_PACKAGES } from './percall.js';
+import { bestPeer, type Config, figuresFor, type PerCallResult, type PerCallRun, TRANSPORT_PACKAGES } from './percall.js';
 import { fmt, median, ratio } from './lib/stats.js';
 import { printTable } from './lib/table.js';
 import { roundRatios, spansPerSecond, type ThroughputRun } from './throughput.js';
@@ -44,24 +44,43 @@ function perCallGoals(perCall: PerCallResult): GoalCheck[] {
 /** Fewer paired rounds than this cannot tell a systematic difference from chance. */
 const MIN_ROUNDS = 3;
 
+/** weft's median time to first chunk minus the uninstrumented one, round by round, and the baseline's medians. */
+function firstChunkPairs(runs: PerCallRun[]): { added: number[]; base: number[] } {
+  const ok = (c: Config) => runs.filter((r) => r.config === c && r.status === 'ok' && r.stream);
+  const base = new Map(ok('none').map((r) => [r.round, r.stream!.medianFirstChunkUs]));
+  const added = ok('weft')
+    .filter((r) => base.has(r.round))
+    .map((r) => r.stream!.medianFirstChunkUs - base.get(r.round)!);
+  return { added, base: [...base.values()] };
+}
+
+/**
+ * Within noise only if weft's median added time is no larger than the baseline's own spread between rounds AND it
+ * was not positive in every round: a cost paid in every one of n rounds is systematic (if weft added nothing, each
+ * round would be as likely to come out negative, and all n positive has a chance of 1 in 2^n), however small.
+ */
+function firstChunkVerdict(added: number[], spread: number): GoalCheck['verdict'] {
+  if (added.length < MIN_ROUNDS || !Number.isFinite(spread)) return 'UNKNOWN';
+  const everyRound = added.every((d) => d > 0);
+  return !everyRound && median(added) <= spread ? 'PASS' : 'FAIL';
+}
+
+const signed = (v: number) => `${v >= 0 ? '+' : ''}${fmt(v, 1)}`;
+
 function firstChunkGoals(perCall: PerCallResult): GoalCheck[] {
-  return OPENAI_PACKAGES.map((openai) => {
-    const loopback = perCall.runs.filter((r) => r.openai === openai && r.transport === 'loopback');
-    const runs = loopback.filter((r) => r.status === 'ok' && r.stream);
-    const weft = figuresFor(
-      loopback,
-      'stream',
-    ).get('weft');
-    const goal = `${openai}: no added time to first chunk beyond noise`;
-    if (!weft?.status.startsWith('ok')) return { goal, measured: `weft ${weft?.status ?? 'not run'}`, verdict: 'UNKNOWN' as const };
-    // Noise: how far the uninstrumented runs' medians spread from round to round.
-    const base = runs.filter((r) => r.config === 'none').map((r) => r.stream!.medianFirstChunkUs);
-    const noise = base.length > 1 ? Math.max(...base) - Math.min(...base) : Number.NaN;
-    return {
-      goal,
-      measured: `${weft.addedFirstChunk >= 0 ? '+' : ''}${fmt(weft.addedFirstChunk, 1)} µs; baseline spread ${fmt(noise, 1)} µs over ${base.length} rounds`,
-      verdict: !Number.isFinite(noise) ? ('UNKNOWN' as const) : weft.addedFirstChunk <= noise ? ('PASS' as const) : ('FAIL' as const),
-    };
+  return TRANSPORT_PACKAGES.flatMap(([transport, openai]) => {
+    const runs = perCall.runs.filter((r) => r.openai === openai && r.transport === transport);
+    if (runs.length === 0) return [];
+    const goal = `${transport}: ${openai}: no added time to first chunk beyond noise`;
+    const weft = figuresFor(runs, 'stream').get('weft');
+    if (!weft?.status.startsWith('ok')) return [{ goal, measured: `weft ${weft?.status ?? 'not run'}`, verdict: 'UNKNOWN' as const }];
+    const { added, base } = firstChunkPairs(runs);
+    const spread = base.length > 1 ? Math.max(...base) - Math.min(...base) : Number.NaN;
+    const positive = added.filter((d) => d > 0).length;
+    const measured =
+      `${signed(median(added))} µs (rounds: ${added.map((d) => signed(d)).join(', ')}); positive in ${positive} of ${added.length} rounds; ` +
+      `baseline spread ${fmt(spread, 1)} µs`;
+    return [{ goal, measured, verdict: firstChunkVerdict(added, spread) }];
   });
 }
 
@@ -112,6 +131,9 @@ export function checkGoals(perCall: PerCallResult | undefined, throughput: Throu
     [
       'Overheads are taken round by round against the uninstrumented run of the same round (median over rounds).',
       'Per-call overhead: NOISE = the best peer measured as free, so this run\'s noise is larger than the costs compared.',
+      'First chunk: PASS only if weft\'s median added time is within the uninstrumented baseline\'s spread between rounds',
+      `(max − min of its medians) AND not positive in every round; positive in all n rounds (n ≥ ${MIN_ROUNDS}) is a systematic cost,`,
+      'a chance of 1 in 2^n if weft added nothing: FAIL. In memory the baseline hardly spreads, so small costs show there.',
       'Throughput: weft ÷ stock round by round, over rounds where both delivered every span. PASS: median ≥ 1. NOISE: below 1,',
       'but weft was the faster in some round and the gap is within stock\'s spread between rounds. NEAR: otherwise within 5%.',
       `FAIL: otherwise, or weft lost spans in a round where stock lost none. UNKNOWN: fewer than ${MIN_ROUNDS} comparable rounds.`,
