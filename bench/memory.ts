@@ -137,7 +137,7 @@ function countersNotes(run: MemoryRun): string[] {
   const s = last?.stats;
   if (!run.ok || !last || !s) return [`${LABEL[run.config]}: FAILED: ${run.detail}`];
   return [
-    `${LABEL[run.config]}, after ${fmt(last.seconds, 1)} s: ${int(s.exportRequests)} export requests started, ${int(s.exportFailures)} exports failed;`,
+    `${LABEL[run.config]}, after ${fmt(last.seconds, 1)} s: ${int(s.exportRequests)} export requests started, export failures counted: ${int(s.exportFailures)};`,
     `  of ${int(s.spansEnded)} spans, ${int(s.spansExported)} exported, ${int(s.spansDropped)} dropped and counted, ${int(s.spansHeld)} held ` +
       `(${int(s.spansQueued)} queued, ${int(s.spansHeld - s.spansQueued)} kept for a retry or being sent).`,
   ];
