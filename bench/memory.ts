@@ -1,28 +1,58 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { runChild } from './lib/child.js';
 import { fmt } from './lib/stats.js';
 import { printTable } from './lib/table.js';
 
+/**
+ * `weft` exports to a backend that refuses connections, the case the benchmark is about; `weft-backend-up` to one
+ * that accepts everything, a control that shows what the same calls leave behind when nothing fails.
+ */
+export const MEMORY_CONFIGS = ['none', 'weft', 'weft-backend-up'] as const;
+export type MemoryConfig = (typeof MEMORY_CONFIGS)[number];
+
+/** weft's batch settings for the run; they set how many spans it may hold (`register({ batch })`). */
+export interface MemoryBatch {
+  maxQueueSize: number;
+  maxRetrySpans: number;
+  maxExportBatchSize: number;
+  exportTimeoutMillis: number;
+}
+
 export interface MemoryOptions {
   calls: number;
   parallel: number;
+  batch: MemoryBatch;
+}
+
+/** The register() handle's counters, plus what the child counted itself. */
+interface ExportCounters {
+  spansEnded: number;
+  spansExported: number;
+  spansDropped: number;
+  exportFailures: number;
+  spansQueued: number;
+  /** Ended and neither exported nor dropped: queued, kept for a retry, or in an export request. */
+  spansHeld: number;
+  /** HTTP requests to the trace endpoint that started, whether or not they connected. */
+  exportRequests: number;
 }
 
 interface Sample {
   calls: number;
+  seconds: number;
   rssMB: number;
   heapUsedMB: number;
+  stats: ExportCounters | null;
 }
 
 /** One child run, as written to the JSON file. */
 export interface MemoryRun {
-  config: 'none' | 'weft';
+  config: MemoryConfig;
   ok: boolean;
   detail: string;
   samples: Sample[];
-  dropped: number | null;
-  /** The register() handle's counters at the end (weft only). */
-  stats?: Record<string, number> | null;
+  peakRssMB: number;
 }
 
 /** A port on 127.0.0.1 that nothing listens on: bound once, then released. */
@@ -34,52 +64,127 @@ async function deadPort(): Promise<number> {
   return port;
 }
 
-/** Runs the calls uninstrumented and with weft exporting to a dead backend, sampling memory after GC. */
-export async function benchMemory(opts: MemoryOptions, log: (s: string) => void): Promise<MemoryRun[]> {
-  const deadOrigin = `http://127.0.0.1:${await deadPort()}`;
-  const checkpoints = [0.1, 0.25, 0.5, 0.75, 1].map((f) => Math.round((opts.calls * f) / opts.parallel) * opts.parallel);
-  const runs: MemoryRun[] = [];
-  for (const config of ['none', 'weft'] as const) {
-    const job = { config, calls: opts.calls, parallel: opts.parallel, checkpoints, deadOrigin };
-    const outcome = await runChild<{ samples: Sample[]; dropped: number | null; stats: Record<string, number> | null }>('memory.cjs', job, {
-      nodeArgs: ['--expose-gc'],
-      timeoutMs: 240_000,
+/**
+ * A trace backend that accepts every export and keeps nothing: the bench's OTLP sink would hold and decode
+ * 100,000 spans, and the control run only needs weft's own count of what was accepted.
+ */
+async function acceptingBackend(): Promise<{ origin: string; close: () => Promise<void> }> {
+  const server = createHttpServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
     });
-    runs.push(
-      outcome.ok ? { config, ok: true, detail: '', ...outcome.value } : { config, ok: false, detail: outcome.error, samples: [], dropped: null },
-    );
-    log(`  ${config}: ${outcome.ok ? 'done' : outcome.error}`);
+  return { origin: `http://127.0.0.1:${port}`, close };
+}
+
+/** Every tenth of the calls, on a whole batch. */
+function checkpointsFor(opts: MemoryOptions): number[] {
+  return Array.from({ length: 10 }, (_, i) => Math.round((opts.calls * (i + 1)) / 10 / opts.parallel) * opts.parallel);
+}
+
+/** Runs the calls uninstrumented, with weft exporting to a dead backend, and with weft exporting to a live one. */
+export async function benchMemory(opts: MemoryOptions, log: (s: string) => void): Promise<MemoryRun[]> {
+  const dead = `http://127.0.0.1:${await deadPort()}`;
+  const live = await acceptingBackend();
+  const runs: MemoryRun[] = [];
+  try {
+    for (const config of MEMORY_CONFIGS) {
+      const backend = config === 'weft-backend-up' ? live.origin : dead;
+      const job = { config, calls: opts.calls, parallel: opts.parallel, checkpoints: checkpointsFor(opts), backend, batch: opts.batch };
+      const outcome = await runChild<{ samples: Sample[]; peakRssMB: number }>('memory.cjs', job, { nodeArgs: ['--expose-gc'], timeoutMs: 240_000 });
+      runs.push(
+        outcome.ok
+          ? { config, ok: true, detail: '', ...outcome.value }
+          : { config, ok: false, detail: outcome.error, samples: [], peakRssMB: Number.NaN },
+      );
+      log(`  ${config}: ${outcome.ok ? 'done' : outcome.error}`);
+    }
+  } finally {
+    await live.close();
   }
   return runs;
 }
 
-/** Prints RSS and heap at each checkpoint, side by side, and the spans weft counted as dropped. */
-export function printMemory(runs: MemoryRun[], opts: MemoryOptions): void {
-  const none = runs.find((r) => r.config === 'none');
-  const weft = runs.find((r) => r.config === 'weft');
-  const rows = (weft?.samples.length ? weft.samples : (none?.samples ?? [])).map((s, i) => {
-    const n = none?.samples[i];
-    const w = weft?.samples[i];
-    return [
-      String(s.calls),
-      fmt(n?.rssMB ?? Number.NaN, 1),
-      fmt(n?.heapUsedMB ?? Number.NaN, 1),
-      fmt(w?.rssMB ?? Number.NaN, 1),
-      fmt(w?.heapUsedMB ?? Number.NaN, 1),
-    ];
-  });
-  const notes = [
-    `${opts.calls} chat calls through the real openai client (in-process fetch, ${opts.parallel} at a time); the trace backend refuses connections.`,
-    weft?.ok
-      ? `weft's handle at the end: ${Object.entries(weft.stats ?? {})
-          .map(([k, v]) => `${k} ${v}`)
-          .join(', ')}`
-      : `weft FAILED: ${weft?.detail}`,
+const LABEL: Record<MemoryConfig, string> = {
+  none: 'uninstrumented',
+  weft: 'weft, backend refusing connections',
+  'weft-backend-up': 'weft, backend accepting (control)',
+};
+
+const int = (n: number) => n.toLocaleString('en-US');
+
+/** The table's row for one checkpoint: RSS and heap of each run, and the spans each weft run held. */
+function checkpointRow(runs: MemoryRun[], index: number, calls: number): string[] {
+  return [
+    int(calls),
+    ...MEMORY_CONFIGS.flatMap((c) => {
+      const s = runs.find((r) => r.config === c)?.samples[index];
+      const memory = [fmt(s?.rssMB ?? Number.NaN, 1), fmt(s?.heapUsedMB ?? Number.NaN, 1)];
+      return c === 'none' ? memory : [...memory, s?.stats ? int(s.stats.spansHeld) : '-'];
+    }),
   ];
-  if (none && !none.ok) notes.push(`uninstrumented run FAILED: ${none.detail}`);
+}
+
+/** What weft's handle and the child counted by the end of one run, on two lines. */
+function countersNotes(run: MemoryRun): string[] {
+  const last = run.samples.at(-1);
+  const s = last?.stats;
+  if (!run.ok || !last || !s) return [`${LABEL[run.config]}: FAILED: ${run.detail}`];
+  return [
+    `${LABEL[run.config]}, after ${fmt(last.seconds, 1)} s: ${int(s.exportRequests)} export requests started, export failures counted: ${int(s.exportFailures)};`,
+    `  of ${int(s.spansEnded)} spans, ${int(s.spansExported)} exported, ${int(s.spansDropped)} dropped and counted, ${int(s.spansHeld)} held ` +
+      `(${int(s.spansQueued)} queued, ${int(s.spansHeld - s.spansQueued)} kept for a retry or being sent).`,
+  ];
+}
+
+/** The configured bound on spans weft may hold, against the most it held at any checkpoint. */
+function boundNote(runs: MemoryRun[], batch: MemoryBatch): string {
+  const bound = batch.maxQueueSize + batch.maxRetrySpans + batch.maxExportBatchSize;
+  const held = runs.filter((r) => r.config !== 'none').flatMap((r) => r.samples.map((s) => s.stats?.spansHeld ?? 0));
+  const most = held.length ? Math.max(...held) : Number.NaN;
+  return (
+    `Bound on spans held, from this run's batch settings: ${int(batch.maxQueueSize)} queued + ${int(batch.maxRetrySpans)} kept for a retry ` +
+    `+ ${int(batch.maxExportBatchSize)} of the batch sent with them = ${int(bound)}.\n  Most held at any checkpoint: ` +
+    `${Number.isFinite(most) ? int(most) : '-'}${most > bound ? ' (ABOVE THE BOUND)' : ', within the bound'}.`
+  );
+}
+
+/** How heap and RSS moved from the first checkpoint to the last, and the peak RSS, one line per run. */
+function growthNotes(runs: MemoryRun[]): string[] {
+  const parts = runs
+    .filter((r) => r.ok && r.samples.length > 2)
+    .map((r) => {
+      const first = r.samples[1]!;
+      const last = r.samples.at(-1)!;
+      return `  ${LABEL[r.config]}: heap ${fmt(first.heapUsedMB, 1)} → ${fmt(last.heapUsedMB, 1)} MB, RSS ${fmt(first.rssMB, 0)} → ${fmt(last.rssMB, 0)} MB (peak ${fmt(r.peakRssMB, 0)} MB)`;
+    });
+  const from = runs.find((r) => r.samples.length > 2)?.samples[1]?.calls ?? Number.NaN;
+  return [`From ${int(from)} calls to the end:`, ...parts];
+}
+
+/** Prints RSS and heap at each checkpoint side by side, the spans weft held, its counters, and the bound. */
+export function printMemory(runs: MemoryRun[], opts: MemoryOptions): void {
+  const longest = runs.reduce((a, r) => (r.samples.length > a.samples.length ? r : a), runs[0]!);
+  const rows = longest.samples.map((s, i) => checkpointRow(runs, i, s.calls));
+  const notes = [
+    `${int(opts.calls)} chat calls through the real openai client (in-process fetch, ${opts.parallel} at a time, one turn of the event loop between batches).`,
+    'RSS and heap after a full GC at each checkpoint. Spans held: ended, and neither exported nor dropped.',
+    `An export is retried for up to ${int(opts.batch.exportTimeoutMillis)} ms (the batch's export timeout) before it counts as failed.`,
+    ...runs.filter((r) => r.config !== 'none').flatMap(countersNotes),
+    boundNote(runs, opts.batch),
+    ...growthNotes(runs),
+  ];
+  const none = runs.find((r) => r.config === 'none');
+  if (none && !none.ok) notes.push(`${LABEL.none}: FAILED: ${none.detail}`);
   printTable(
-    'Memory with the backend down (after GC)',
-    ['calls', 'uninstrumented RSS MB', 'heap MB', 'weft RSS MB', 'heap MB'],
+    `Memory over ${int(opts.calls)} traced calls, the trace backend refusing connections (and accepting, as a control)`,
+    ['calls', 'uninstrumented RSS MB', 'heap MB', 'weft, backend down: RSS MB', 'heap MB', 'spans held', 'weft, backend up: RSS MB', 'heap MB', 'spans held'],
     rows,
     notes,
   );

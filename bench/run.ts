@@ -4,10 +4,10 @@ import { startChatServer } from './lib/chat-server.js';
 import { startOtlpSink } from './lib/otlp-sink.js';
 import { writeResults } from './lib/results.js';
 import { checkGoals } from './goals.js';
-import { benchMemory, printMemory } from './memory.js';
-import { benchPerCall, type Config, printPerCall } from './percall.js';
-import { benchStartup, printStartup } from './startup.js';
-import { benchThroughput, printThroughput } from './throughput.js';
+import { benchMemory, type MemoryOptions, type MemoryRun, printMemory } from './memory.js';
+import { benchPerCall, type Config, type PerCallResult, printPerCall } from './percall.js';
+import { benchStartup, printStartup, type StartupOptions, type StartupRun } from './startup.js';
+import { benchThroughput, printThroughput, type ThroughputOptions, type ThroughputRun } from './throughput.js';
 
 const { inputMessagesBytes } = createRequire(import.meta.url)('./children/span-shape.cjs') as { inputMessagesBytes: number };
 
@@ -21,7 +21,22 @@ const onlyArg = process.argv.find((a) => a.startsWith('--only='))?.slice('--only
 const only = onlyArg ? (onlyArg.split(',') as Config[]) : undefined;
 // `--per-call-only` skips the other benchmarks.
 const perCallOnly = process.argv.includes('--per-call-only');
+/** The benchmarks, in the order they run. */
+const PARTS = ['per-call', 'throughput', 'startup', 'memory'] as const;
+type Part = (typeof PARTS)[number];
+// `--parts=throughput,memory` runs only those benchmarks (while developing, or to re-measure one part). Such a
+// run writes bench/results/<parts>.json: latest.json always holds one full run of everything.
+const parts = selectedParts(process.argv.find((a) => a.startsWith('--parts='))?.slice('--parts='.length));
+const partial = parts.length < PARTS.length;
 const log = (s: string) => process.stderr.write(`${s}\n`);
+
+function selectedParts(arg: string | undefined): Part[] {
+  if (arg === undefined) return [...PARTS];
+  const names = arg.split(',');
+  const unknown = names.filter((n) => !(PARTS as readonly string[]).includes(n));
+  if (unknown.length > 0) throw new Error(`unknown part ${unknown.join(', ')}; parts are ${PARTS.join(', ')}`);
+  return PARTS.filter((p) => names.includes(p));
+}
 
 const machine = {
   date: new Date().toISOString(),
@@ -37,52 +52,60 @@ const machine = {
 async function main(): Promise<void> {
   const started = Date.now();
   process.stdout.write(
-    `weft bench ${quick ? '(--quick: smoke run, figures are not meaningful)' : ''}\n${machine.date}, Node ${machine.node}, ${machine.cores} × ${machine.cpu}, load ${machine.loadAverage.map((l) => l.toFixed(2)).join(' ')}\n`,
+    `weft bench${quick ? ' (--quick: smoke run, figures are not meaningful)' : ''}${partial ? ` (only ${parts.join(', ')})` : ''}\n${machine.date}, Node ${machine.node}, ${machine.cores} × ${machine.cpu}, load ${machine.loadAverage.map((l) => l.toFixed(2)).join(' ')}\n`,
   );
   const chat = await startChatServer();
   const sink = await startOtlpSink();
   try {
-    log('per-call overhead…');
-    // Long warm-ups: each configuration is measured JIT-compiled, as in a service that has been up a while.
-    const perCallOptions = quick
-      ? { rounds: 2, counts: { loopback: { warmup: 50, calls: 200 }, memory: { warmup: 200, calls: 1000 } } }
-      : { rounds: 4, counts: { loopback: { warmup: 1500, calls: 1500 }, memory: { warmup: 4000, calls: 10_000 } } };
-    const perCall = await benchPerCall({ ...perCallOptions, only }, chat, sink, log);
-    printPerCall(perCall);
-    if (perCallOnly) {
-      const goals = checkGoals(perCall, undefined);
-      // Named by Node major, so a run on another Node version never replaces the full run's latest.json.
-      writeResults(`per-call-node${process.versions.node.split('.')[0]}.json`, { machine, elapsedSeconds: (Date.now() - started) / 1000, perCall, goals });
-      return;
+    let perCall: PerCallResult | undefined;
+    if (parts.includes('per-call')) {
+      log('per-call overhead…');
+      // Long warm-ups: each configuration is measured JIT-compiled, as in a service that has been up a while.
+      const perCallOptions = quick
+        ? { rounds: 2, counts: { loopback: { warmup: 50, calls: 200 }, memory: { warmup: 200, calls: 1000 } } }
+        : { rounds: 4, counts: { loopback: { warmup: 1500, calls: 1500 }, memory: { warmup: 4000, calls: 10_000 } } };
+      perCall = await benchPerCall({ ...perCallOptions, only }, chat, sink, log);
+      printPerCall(perCall);
+      if (perCallOnly) {
+        const goals = checkGoals(perCall, undefined);
+        // Named by Node major, so a run on another Node version never replaces the full run's latest.json.
+        writeResults(`per-call-node${process.versions.node.split('.')[0]}.json`, { machine, elapsedSeconds: (Date.now() - started) / 1000, perCall, goals });
+        return;
+      }
     }
 
-    log('export throughput…');
-    const throughputOptions = quick ? { rounds: 2, spans: 4000, burst: 100 } : { rounds: 3, spans: 30_000, burst: 100 };
-    const throughput = await benchThroughput(throughputOptions, sink, log);
-    printThroughput(throughput, throughputOptions, inputMessagesBytes);
+    let throughput: { options: ThroughputOptions; runs: ThroughputRun[] } | undefined;
+    if (parts.includes('throughput')) {
+      log('export throughput…');
+      // A run takes about two seconds; on a shared 2-core machine a round can swing by 30%, so it takes many rounds
+      // for a difference to show beyond chance.
+      const options = quick ? { rounds: 2, spans: 4000, burst: 100, queue: 2048 } : { rounds: 15, spans: 30_000, burst: 100, queue: 2048 };
+      throughput = { options, runs: await benchThroughput(options, sink, log) };
+      printThroughput(throughput.runs, options, inputMessagesBytes);
+    }
 
-    log('start-up…');
-    const startupOptions = { rounds: quick ? 2 : 7, openai: 'openai' };
-    const startup = await benchStartup(startupOptions, sink, log);
-    printStartup(startup, startupOptions);
+    let startup: { options: StartupOptions; runs: StartupRun[] } | undefined;
+    if (parts.includes('startup')) {
+      log('start-up…');
+      const startupOptions = { rounds: quick ? 2 : 7, openai: 'openai' };
+      startup = { options: startupOptions, runs: await benchStartup(startupOptions, sink, log) };
+      printStartup(startup.runs, startupOptions);
+    }
 
-    log('memory with the backend down…');
-    const memoryOptions = { calls: quick ? 10_000 : 100_000, parallel: 50 };
-    const memory = await benchMemory(memoryOptions, log);
-    printMemory(memory, memoryOptions);
+    let memory: { options: MemoryOptions; runs: MemoryRun[] } | undefined;
+    if (parts.includes('memory')) {
+      log('memory with the backend down…');
+      // weft's default batch settings, given explicitly: the bound and timeout printed are then the ones the run used.
+      const batch = { maxQueueSize: 2048, maxRetrySpans: 2048, maxExportBatchSize: 512, exportTimeoutMillis: 10_000 };
+      const options = { calls: quick ? 10_000 : 100_000, parallel: 50, batch };
+      memory = { options, runs: await benchMemory(options, log) };
+      printMemory(memory.runs, options);
+    }
 
-    const goals = checkGoals(perCall, throughput);
+    const goals = checkGoals(perCall, throughput?.runs);
 
-    const results = {
-      machine,
-      elapsedSeconds: (Date.now() - started) / 1000,
-      perCall,
-      throughput: { options: throughputOptions, runs: throughput },
-      startup: { options: startupOptions, runs: startup },
-      memory: { options: memoryOptions, runs: memory },
-      goals,
-    };
-    writeResults('latest.json', results);
+    const results = { machine, parts, elapsedSeconds: (Date.now() - started) / 1000, perCall, throughput, startup, memory, goals };
+    writeResults(partial ? `${parts.join('-')}.json` : 'latest.json', results);
   } finally {
     await chat.close();
     await sink.close();

@@ -22,11 +22,20 @@ export interface StartupRun {
   sinceProcessStartMs: number;
 }
 
+/**
+ * Rotates the order of configurations each round, as the per-call bench does: whatever a place in the round costs
+ * or saves (first after the previous benchmark, always the same neighbour before it) is spread over all of them.
+ */
+function orderFor(round: number): StartupConfig[] {
+  const k = round % STARTUP_CONFIGS.length;
+  return [...STARTUP_CONFIGS.slice(k), ...STARTUP_CONFIGS.slice(0, k)];
+}
+
 /** Starts one fresh process per configuration and round, interleaved. */
 export async function benchStartup(opts: StartupOptions, sink: OtlpSink, log: (s: string) => void): Promise<StartupRun[]> {
   const runs: StartupRun[] = [];
   for (let round = 0; round < opts.rounds; round++) {
-    for (const config of STARTUP_CONFIGS) {
+    for (const config of orderFor(round)) {
       const job = { config, openai: opts.openai, urls: { origin: sink.origin, tracesUrl: sink.tracesUrl } };
       const viaRegister = config === 'weft-register';
       const outcome = await runChild<{ scriptMs: number; sinceProcessStartMs: number }>('startup.cjs', job, {

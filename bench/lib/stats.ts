@@ -23,3 +23,17 @@ export function fmt(value: number, decimals = 2): string {
 export function ratio(value: number): string {
   return Number.isFinite(value) ? `${value.toFixed(2)}×` : '-';
 }
+
+/**
+ * One-sided sign test: the chance that at least `k` of `n` paired rounds come out the same way when neither side
+ * is really ahead (each round a coin toss). Small means the difference holds beyond round-to-round noise.
+ */
+export function signTestP(k: number, n: number): number {
+  let tail = 0;
+  let choose = 1; // n choose i, built up from i = 0
+  for (let i = 0; i <= n; i++) {
+    if (i >= k) tail += choose;
+    choose = (choose * (n - i)) / (i + 1);
+  }
+  return tail / 2 ** n;
+}
