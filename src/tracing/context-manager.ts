@@ -29,7 +29,9 @@ export class WeftContextManager extends AsyncLocalStorageContextManager {
 
   /** Whether contexts reach async code: one has been entered for real, or an HTTP instrumentation is listening. */
   get inUse(): boolean {
-    return this.#entered || requestChannels.some((c) => c.hasSubscribers);
+    if (this.#entered) return true;
+    for (const requests of requestChannels) if (requests.hasSubscribers) return true;
+    return false;
   }
 
   override active(): Context {
