@@ -5,13 +5,21 @@
  */
 const SECRETS_KEY = Symbol.for('weft.secrets');
 const PINNED_KEY = Symbol.for('weft.secrets.pinned');
-const shared = globalThis as { [SECRETS_KEY]?: Set<string>; [PINNED_KEY]?: Set<string> };
+const NEWEST_KEY = Symbol.for('weft.secrets.newest');
+const shared = globalThis as {
+  [SECRETS_KEY]?: Set<string>;
+  [PINNED_KEY]?: Set<string>;
+  [NEWEST_KEY]?: { value: string | undefined };
+};
 shared[SECRETS_KEY] ??= new Set<string>();
 shared[PINNED_KEY] ??= new Set<string>();
+shared[NEWEST_KEY] ??= { value: undefined };
 /** In the order they were last remembered, oldest first. */
 const known = shared[SECRETS_KEY];
 /** Never evicted: weft's own API key. */
 const pinned = shared[PINNED_KEY];
+/** The last secret of {@link known}: every traced chat call remembers its client's key, most often the newest. */
+const newest = shared[NEWEST_KEY];
 
 // Shorter strings are too likely to occur in ordinary text. A process usually holds only a few keys; past this
 // many (an app creating a client per tenant), the one remembered longest ago makes room, so new keys are always
@@ -26,11 +34,13 @@ const MAX_KNOWN = 32;
 export function rememberSecret(value: unknown, pinnedSecret = false): void {
   if (typeof value !== 'string' || value.length < MIN_LENGTH) return;
   if (pinnedSecret) pinned.add(value);
+  else if (value === newest.value) return;
   known.delete(value);
   known.add(value);
+  newest.value = value;
   if (known.size <= MAX_KNOWN) return;
   for (const oldest of known) {
-    if (pinned.has(oldest)) continue;
+    if (pinned.has(oldest) || oldest === value) continue;
     known.delete(oldest);
     return;
   }

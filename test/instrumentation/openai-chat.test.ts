@@ -1,4 +1,4 @@
-import { DiagConsoleLogger, DiagLogLevel, diag, trace } from '@opentelemetry/api';
+import { context, DiagConsoleLogger, DiagLogLevel, diag, TraceFlags, trace } from '@opentelemetry/api';
 import OpenAI from 'openai';
 import { Stream } from 'openai/streaming';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,6 +137,41 @@ describe('a non-streamed chat completion', () => {
     const parent = spans.find((s) => s.name === 'handle request');
     expect(chat?.parentSpanId).toBe(parent?.spanId);
     expect(chat?.traceId).toBe(parent?.traceId);
+  });
+
+  it('spans the whole call: it starts before the server sees the request and ends after the last chunk', async () => {
+    // The span starts when first read, or as the call ends, but always with the call's own start time.
+    const ms = (t: number) => BigInt(t) * 1_000_000n;
+    let receivedAt = 0;
+    h.server.reply(() => {
+      receivedAt = Date.now();
+      return HELLO;
+    });
+    const stream = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    await drain(stream);
+    const [span] = await h.spans(1);
+    // Date.now() truncates to the millisecond: the request reached the server before receivedAt + 1 ms.
+    expect(span?.startTimeUnixNano).toBeLessThan(ms(receivedAt + 1));
+    expect(span?.endTimeUnixNano).toBeGreaterThanOrEqual(ms(receivedAt + 25));
+  });
+
+  it('leaves a call alone under a parent that is not sampled: the request as sent, no span', async () => {
+    h.server.reply(HELLO);
+    const unsampled = trace.setSpanContext(context.active(), {
+      traceId: '0af7651916cd43dd8448eb211c80319c',
+      spanId: 'b7ad6b7169203331',
+      traceFlags: TraceFlags.NONE,
+    });
+    const stream = await context.with(unsampled, () =>
+      h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true }),
+    );
+    await drain(stream);
+    expect(h.server.requests.at(-1)?.body.stream_options).toBeUndefined();
+    h.server.reply(HELLO);
+    await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI });
+    const spans = await h.spans(1);
+    expect(spans.map((s) => s.attributes['gen_ai.request.stream'])).toEqual([undefined]);
   });
 
   it('records one output message per choice when several are asked for', async () => {

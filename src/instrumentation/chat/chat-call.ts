@@ -1,6 +1,7 @@
-import { type Context, type Span, SpanStatusCode } from '@opentelemetry/api';
+import { type Span, SpanStatusCode } from '@opentelemetry/api';
 import { chatErrorAttributes, chatRequestContentAttributes, chatResponseAttributes, errorType } from './attributes.js';
-import type { ResolvedChatTracingConfig } from './config.js';
+import { type ChatSpan, sdkLengthLimit } from './chat-span.js';
+import { fitToLengthLimit, type ResolvedChatTracingConfig } from './config.js';
 import { reportInternalError } from './report.js';
 import { ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK } from './semconv.js';
 import { HIDE_CHUNK, observedIterator, passThrough } from './observed-iterator.js';
@@ -60,21 +61,28 @@ export class ChatCallRecorder implements ChatCall {
   private observing = false;
   /** Registered for abandonment by garbage collection: only streams are. */
   private watched = false;
-  /** The request's messages and tools, not yet recorded; see {@link ChatCallRecorder.recordRequestContentAtEnd}. */
+  /**
+   * The request's content (messages, system instructions, tool definitions), recorded as the span ends rather
+   * than before the call: the JSON of a long conversation would delay the request, and its first chunk. A copy
+   * taken at the call (see `requestSnapshot`), so that what the app changes after the call is not recorded.
+   */
   private pendingContent: ChatCompletionRequest | undefined;
   private accumulator: ChatStreamAccumulator | undefined;
   private firstChunkAt: number | undefined;
   private readonly startedAt = performance.now();
 
   constructor(
-    private readonly span: Span,
-    /** The active context with this call's span, for running the request. */
-    readonly context: Context,
+    /** Where the span comes from; everything is recorded on it as the call ends. */
+    private readonly span: ChatSpan,
     readonly request: ChatCompletionRequest,
+    /** The request as the app gave it, copied at the call: its content is recorded as the span ends. */
+    snapshot: ChatCompletionRequest,
     private readonly config: ResolvedChatTracingConfig,
     /** Whether weft added `include_usage`, and so must hide its effects from the caller. */
     private readonly hideUsage: boolean,
-  ) {}
+  ) {
+    this.pendingContent = snapshot;
+  }
 
   get ended(): boolean {
     return this.done;
@@ -88,9 +96,9 @@ export class ChatCallRecorder implements ChatCall {
 
   succeed(completion: unknown): void {
     if (this.done) return;
-    this.guard('response', () => {
+    this.record('response', (span, config) => {
       if (completion && typeof completion === 'object') {
-        this.span.setAttributes(chatResponseAttributes(completion as ChatCompletion, this.config));
+        span.setAttributes(chatResponseAttributes(completion as ChatCompletion, config));
       }
     });
     this.end();
@@ -98,42 +106,30 @@ export class ChatCallRecorder implements ChatCall {
 
   fail(error: unknown): void {
     if (this.done) return;
-    this.guard('error', () => {
-      this.recordStreamSoFar();
-      this.span.setAttributes(chatErrorAttributes(error));
+    this.record('error', (span, config) => {
+      this.recordStreamSoFar(span, config);
+      span.setAttributes(chatErrorAttributes(error));
       // Cut like any recorded text: an error can carry megabytes (a response body), and its message is recorded
       // twice, in the exception event and the status.
-      const limit = this.config.maxAttributeLength;
+      const limit = config.maxAttributeLength;
       const message = clip(error instanceof Error ? String(error.message) : String(error), limit);
       const stack = error instanceof Error && error.stack ? clip(String(error.stack), limit) : undefined;
-      this.span.recordException({ name: errorType(error), message, stack });
-      this.span.setStatus({ code: SpanStatusCode.ERROR, message });
+      span.recordException({ name: errorType(error), message, stack }, this.span.now());
+      span.setStatus({ code: SpanStatusCode.ERROR, message });
     });
     this.end();
   }
 
-  /**
-   * Keeps the request's content (messages, system instructions, tool definitions) to be recorded when the span
-   * ends, rather than before the call: the JSON of a long conversation would delay the request, and its first
-   * chunk. The arrays are copied now, so that an app adding to them after the call does not change what is
-   * recorded.
-   */
-  recordRequestContentAtEnd(request: ChatCompletionRequest): void {
-    this.guard('request content', () => {
-      this.pendingContent = {
-        ...request,
-        messages: Array.isArray(request.messages) ? [...request.messages] : request.messages,
-        tools: Array.isArray(request.tools) ? [...request.tools] : request.tools,
-      };
-    });
-  }
-
   end(): void {
     if (this.done) return;
-    this.recordRequestContent();
+    this.record('request content', (span, config) => this.recordRequestContent(span, config));
     this.done = true;
     if (this.watched) abandonedStreams.unregister(this);
-    this.span.end();
+    try {
+      this.span.open().end(this.span.now());
+    } catch (error) {
+      reportInternalError('span end', error);
+    }
   }
 
   /** Ends a stream's span: as failed if `signal` was aborted, else with what was received. */
@@ -143,7 +139,7 @@ export class ChatCallRecorder implements ChatCall {
       this.fail(abortReason(signal));
       return;
     }
-    this.guard('stream end', () => this.recordStreamSoFar());
+    this.record('stream end', (span, config) => this.recordStreamSoFar(span, config));
     this.end();
   }
 
@@ -236,23 +232,28 @@ export class ChatCallRecorder implements ChatCall {
     return stream;
   }
 
-  private recordRequestContent(): void {
+  private recordRequestContent(span: Span, config: ResolvedChatTracingConfig): void {
     const request = this.pendingContent;
     if (!request) return;
     this.pendingContent = undefined;
-    this.guard('request content', () => this.span.setAttributes(chatRequestContentAttributes(request, this.config)));
+    span.setAttributes(chatRequestContentAttributes(request, config));
   }
 
-  private recordStreamSoFar(): void {
+  private recordStreamSoFar(span: Span, config: ResolvedChatTracingConfig): void {
     if (this.firstChunkAt !== undefined) {
-      this.span.setAttribute(ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK, (this.firstChunkAt - this.startedAt) / 1000);
+      span.setAttribute(ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK, (this.firstChunkAt - this.startedAt) / 1000);
     }
-    if (this.accumulator) this.span.setAttributes(chatResponseAttributes(this.accumulator.toCompletion(), this.config));
+    if (this.accumulator) span.setAttributes(chatResponseAttributes(this.accumulator.toCompletion(), config));
   }
 
-  private guard(kind: string, fn: () => void): void {
+  /**
+   * Runs `fn` on the span, if it records, with the config fitted to the span's attribute length limit (content
+   * is shortened to fit, rather than left to the SDK to cut mid-JSON). What fails is reported, never thrown.
+   */
+  private record(kind: string, fn: (span: Span, config: ResolvedChatTracingConfig) => void): void {
     try {
-      fn();
+      const span = this.span.open();
+      if (span.isRecording()) fn(span, fitToLengthLimit(this.config, sdkLengthLimit(span)));
     } catch (error) {
       reportInternalError(kind, error);
     }

@@ -11,13 +11,11 @@ export interface ChunkObserver {
   fail(error: unknown): void;
 }
 
-// The iterator's reference to the stream it reads, under a key of its own so nothing else sees it.
-const OWNER = Symbol('weft.observedStream');
-
 /**
- * An iterator over `source` that reports to `call`. One `then` per chunk, no generator, so no added latency.
- * It keeps `owner` (the stream it was taken from) reachable: a stream is watched for abandonment by garbage
- * collection, and an app that holds only the iterator, as `for await` does, is still reading the stream.
+ * An iterator over `source` that reports to `call`. One `then` per chunk, no generator, so no added latency; a
+ * class, whose methods and fields cost nothing to set up on the way to the first chunk. It keeps `owner` (the
+ * stream it was taken from) reachable: a stream is watched for abandonment by garbage collection, and an app that
+ * holds only the iterator, as `for await` does, is still reading the stream.
  */
 export function observedIterator<C>(
   source: AsyncIterator<C>,
@@ -25,60 +23,77 @@ export function observedIterator<C>(
   signal: AbortSignal | undefined,
   owner?: object,
 ): AsyncIterableIterator<C> {
-  let finished = false;
-  const onResult = (result: IteratorResult<C>): IteratorResult<C> | Promise<IteratorResult<C>> => {
-    if (finished) return result;
+  return new ObservedIterator(source, call, signal, owner);
+}
+
+class ObservedIterator<C> implements AsyncIterableIterator<C> {
+  #finished = false;
+  readonly #source: AsyncIterator<C>;
+  readonly #call: ChunkObserver;
+  readonly #signal: AbortSignal | undefined;
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: never read; holding the stream is the point.
+  readonly #owner: object | undefined;
+  readonly #onResult = (result: IteratorResult<C>): IteratorResult<C> | Promise<IteratorResult<C>> => {
+    if (this.#finished) return result;
     if (result.done) {
-      finished = true;
-      call.finishStream(signal);
+      this.#finished = true;
+      this.#call.finishStream(this.#signal);
       return result;
     }
-    const shown = call.onChunk(result.value);
-    if (shown === HIDE_CHUNK) return source.next().then(onResult, onError);
+    const shown = this.#call.onChunk(result.value);
+    if (shown === HIDE_CHUNK) return this.#source.next().then(this.#onResult, this.#onError);
     return shown === result.value ? result : { done: false, value: shown as C };
   };
-  const failed = (error: unknown): unknown => {
-    if (!finished) {
-      finished = true;
-      call.fail(error);
+  readonly #onError = (error: unknown): never => {
+    throw this.#failed(error);
+  };
+
+  constructor(source: AsyncIterator<C>, call: ChunkObserver, signal: AbortSignal | undefined, owner: object | undefined) {
+    this.#source = source;
+    this.#call = call;
+    this.#signal = signal;
+    this.#owner = owner;
+  }
+
+  next(...args: [] | [undefined]): Promise<IteratorResult<C>> {
+    try {
+      return this.#source.next(...args).then(this.#onResult, this.#onError);
+    } catch (error) {
+      return Promise.reject(this.#failed(error));
+    }
+  }
+
+  return(value?: unknown): Promise<IteratorResult<C>> {
+    if (!this.#finished) {
+      this.#finished = true;
+      // Before the source's own return(), which aborts the request itself: only an abort by the app counts.
+      this.#call.finishStream(this.#signal);
+    }
+    return typeof this.#source.return === 'function'
+      ? this.#source.return(value)
+      : Promise.resolve({ done: true, value } as IteratorResult<C>);
+  }
+
+  throw(error?: unknown): Promise<IteratorResult<C>> {
+    if (typeof this.#source.throw !== 'function') return Promise.reject(this.#failed(error));
+    try {
+      return this.#source.throw(error).then(this.#onResult, this.#onError);
+    } catch (thrown) {
+      return Promise.reject(this.#failed(thrown));
+    }
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  #failed(error: unknown): unknown {
+    if (!this.#finished) {
+      this.#finished = true;
+      this.#call.fail(error);
     }
     return error;
-  };
-  const onError = (error: unknown): never => {
-    throw failed(error);
-  };
-  const iterator: AsyncIterableIterator<C> = {
-    next(...args: [] | [undefined]) {
-      try {
-        return source.next(...args).then(onResult, onError);
-      } catch (error) {
-        return Promise.reject(failed(error));
-      }
-    },
-    return(value?: unknown) {
-      if (!finished) {
-        finished = true;
-        // Before the source's own return(), which aborts the request itself: only an abort by the app counts.
-        call.finishStream(signal);
-      }
-      return typeof source.return === 'function'
-        ? source.return(value)
-        : Promise.resolve({ done: true, value } as IteratorResult<C>);
-    },
-    throw(error?: unknown) {
-      if (typeof source.throw !== 'function') return Promise.reject(failed(error));
-      try {
-        return source.throw(error).then(onResult, onError);
-      } catch (thrown) {
-        return Promise.reject(failed(thrown));
-      }
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
-  if (owner) Object.defineProperty(iterator, OWNER, { value: owner });
-  return iterator;
+  }
 }
 
 /** `source` as an async iterable iterator, unobserved. */

@@ -1,11 +1,12 @@
-import { type Span, SpanKind, type Tracer, trace } from '@opentelemetry/api';
+import { type Attributes, SpanKind, type Tracer } from '@opentelemetry/api';
 import { activeContext, withActiveContextLazily } from '../../tracing/active-context.js';
 import { chatRequestAttributes, chatSpanName } from './attributes.js';
 import { type ChatCall, ChatCallRecorder } from './chat-call.js';
-import { type ChatTracingConfig, fitToLengthLimit, type ResolvedChatTracingConfig, resolveChatTracingConfig } from './config.js';
+import { type ChatSpan, type SpanStart, SpanStartedWhenRead, spanStartedNow, startsWhenRead } from './chat-span.js';
+import { type ChatTracingConfig, type ResolvedChatTracingConfig, resolveChatTracingConfig } from './config.js';
 import { reportInternalError } from './report.js';
 import * as semconv from './semconv.js';
-import { chatServer } from './server.js';
+import { type ChatServer, chatServer } from './server.js';
 import type { ChatCompletionRequest } from './types.js';
 import { rememberSecret } from '../../secrets.js';
 
@@ -69,20 +70,21 @@ export function traceChatCompletion<T>(
   invoke: (request: ChatCompletionRequest) => T,
   options: TraceChatCompletionOptions<T> = {},
 ): T {
-  let call: ChatCallRecorder | undefined;
+  let started: ReturnType<typeof startChatCall>;
   try {
-    call = startChatCall(tracer, request, options);
+    started = startChatCall(tracer, request, options);
   } catch (error) {
     reportInternalError('span start', error);
   }
-  if (!call) return invoke(request);
+  if (!started) return invoke(request);
+  const { recorder: call, context } = started;
 
   let result: T;
   try {
     // Spans started inside the call nest under the chat span. Its context reaches the call's async part (the
     // request, which an HTTP instrumentation may trace) only once the process uses contexts: before that, entering
     // it would cost every promise of the process on Node 20 and 22, for nobody to read it (see WeftContextManager).
-    result = withActiveContextLazily(call.context, invoke, undefined, call.request);
+    result = withActiveContextLazily(context, invoke, undefined, call.request);
   } catch (error) {
     call.fail(error);
     throw error;
@@ -134,47 +136,79 @@ function startChatCall<T>(
   tracer: Tracer,
   request: ChatCompletionRequest,
   options: TraceChatCompletionOptions<T>,
-): ChatCallRecorder | undefined {
+): { recorder: ChatCallRecorder; context: ChatSpan['context'] } | undefined {
   if (!request || typeof request !== 'object') return undefined;
-  const resolved = resolve(options.config);
-  const server = chatServer(options.serverUrl, options.providerName);
+  const config = resolve(options.config);
   const parent = activeContext();
-  // Start with the cheap attributes a sampler may want; the rest (content, JSON) only if the span records.
-  const span = tracer.startSpan(
-    chatSpanName(request),
-    {
-      kind: SpanKind.CLIENT,
-      attributes: {
-        [semconv.ATTR_GEN_AI_OPERATION_NAME]: semconv.GEN_AI_OPERATION_CHAT,
-        [semconv.ATTR_GEN_AI_PROVIDER_NAME]: server.providerName,
-        ...(typeof request.model === 'string' ? { [semconv.ATTR_GEN_AI_REQUEST_MODEL]: request.model } : {}),
-      },
-    },
-    parent,
-  );
-  try {
-    if (!span.isRecording()) {
-      span.end();
+  // Before any content is recorded: a prompt can quote the key of the client making this very call.
+  for (const secret of options.secrets ?? []) rememberSecret(secret);
+  const snapshot = requestSnapshot(request);
+  const describe = () => chatSpanStart(snapshot, chatServer(options.serverUrl, options.providerName));
+  let span: ChatSpan;
+  if (startsWhenRead(tracer, parent)) {
+    span = new SpanStartedWhenRead(tracer, parent, describe);
+  } else {
+    // The span may not record: it must start now, so that a call it would not record is left as it is.
+    const { name, options: spanOptions } = describe();
+    const started = tracer.startSpan(name, spanOptions, parent);
+    if (!started.isRecording()) {
+      started.end();
       return undefined;
     }
-    // Before any content is recorded: a prompt can quote the key of the client making this very call.
-    for (const secret of options.secrets ?? []) rememberSecret(secret);
-    const config = fitToLengthLimit(resolved, sdkLengthLimit(span));
-    try {
-      span.setAttributes(chatRequestAttributes(request, server));
-    } catch (error) {
-      // A request weft cannot read is still sent, and its span still ends; it just says less.
-      reportInternalError('request attributes', error);
-    }
-    const hideUsage = config.requestStreamUsage && request.stream === true && request.stream_options?.include_usage !== true;
-    const sent = hideUsage ? { ...request, stream_options: { ...request.stream_options, include_usage: true } } : request;
-    const call = new ChatCallRecorder(span, trace.setSpan(parent, span), sent, config, hideUsage);
-    call.recordRequestContentAtEnd(request);
-    return call;
-  } catch (error) {
-    span.end();
-    throw error;
+    span = spanStartedNow(started, parent);
   }
+  const hideUsage = config.requestStreamUsage && request.stream === true && request.stream_options?.include_usage !== true;
+  const recorder = new ChatCallRecorder(span, hideUsage ? withUsageRequested(request) : request, snapshot, config, hideUsage);
+  return { recorder, context: span.context };
+}
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * A copy of the request as the call starts, its arrays copied too: the span's attributes and content are read
+ * from it, possibly at the end of the call, and an app may reuse or extend its request meanwhile.
+ */
+function requestSnapshot(request: ChatCompletionRequest): ChatCompletionRequest {
+  // Object.assign, then plain assignments: a spread with extra keys takes V8's slow path, on every call.
+  const snapshot: Writable<ChatCompletionRequest> = Object.assign({}, request);
+  snapshot.messages = copyOf(request.messages);
+  snapshot.tools = copyOf(request.tools);
+  snapshot.stop = copyOf(request.stop);
+  return snapshot;
+}
+
+/** A copy of an array (the value itself otherwise); nothing for an array weft cannot read, which is then not recorded. */
+function copyOf<V>(value: V): V {
+  if (!Array.isArray(value)) return value;
+  try {
+    return value.slice() as V;
+  } catch (error) {
+    reportInternalError('request content', error);
+    return undefined as V;
+  }
+}
+
+/** The request with `stream_options.include_usage: true`, leaving the app's own object as it was. */
+function withUsageRequested(request: ChatCompletionRequest): ChatCompletionRequest {
+  const sent: Writable<ChatCompletionRequest> = Object.assign({}, request);
+  sent.stream_options = Object.assign({}, request.stream_options, { include_usage: true });
+  return sent;
+}
+
+/** The span's name and what it starts with, which a sampler sees: operation, provider, server, model, parameters. */
+function chatSpanStart(request: ChatCompletionRequest, server: ChatServer): SpanStart {
+  let attributes: Attributes;
+  try {
+    attributes = chatRequestAttributes(request, server);
+  } catch (error) {
+    // A request weft cannot read is still sent, and its span still ends; it just says less.
+    reportInternalError('request attributes', error);
+    attributes = {
+      [semconv.ATTR_GEN_AI_OPERATION_NAME]: semconv.GEN_AI_OPERATION_CHAT,
+      [semconv.ATTR_GEN_AI_PROVIDER_NAME]: server.providerName,
+    };
+  }
+  return { name: chatSpanName(request), options: { kind: SpanKind.CLIENT, attributes } };
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -183,13 +217,4 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
     (typeof value === 'object' || typeof value === 'function') &&
     typeof (value as { then?: unknown }).then === 'function'
   );
-}
-
-/**
- * The SDK's attribute length limit on this span, from its provider's `spanLimits` or the environment; undefined
- * for none, or for a span that is not the SDK's (the environment's limit still applies then).
- */
-function sdkLengthLimit(span: Span): number | undefined {
-  const limit = (span as { _attributeValueLengthLimit?: unknown })._attributeValueLengthLimit;
-  return typeof limit === 'number' && limit > 0 && Number.isFinite(limit) ? limit : undefined;
 }
