@@ -14,7 +14,7 @@ import {
   TraceFlags,
   trace,
 } from '@opentelemetry/api';
-import { addHrTimes, isTracingSuppressed, millisToHrTime } from '@opentelemetry/core';
+import { addHrTimes, isTimeInput, isTracingSuppressed, millisToHrTime } from '@opentelemetry/core';
 
 /**
  * Where a chat call's span comes from. Everything a call records, it records as it ends (the response, the
@@ -133,10 +133,6 @@ export class SpanStartedWhenRead implements ChatSpan, Span {
   recordException(exception: Exception, time?: TimeInput): void {
     this.open().recordException(exception, time ?? this.now());
   }
-}
-
-function isTimeInput(value: unknown): value is TimeInput {
-  return typeof value === 'number' || value instanceof Date || (Array.isArray(value) && value.length === 2);
 }
 
 const SAMPLES_EVERY_ROOT = new Set([
