@@ -44,9 +44,9 @@ export function spanStartedNow(span: Span, parent: Context): ChatSpan {
  * A span that starts when it is first read, with the time the call started: when code run inside the call reads it
  * (an HTTP instrumentation parenting the request's span to it, a span started inside `invoke`), or else as the
  * call ends. So none of its cost (attributes, sampling, ids, span processors' `onStart`) is paid before the request
- * is sent, nor before a stream's first chunk reaches the app. `describe` gives what the span would have started
- * with (from a copy of the request taken at the start): the sampler and `onStart` see the same name, kind,
- * attributes and parent. Only for a tracer known to record it ({@link startsWhenRead}): a call whose span
+ * is sent, nor before a stream's first chunk reaches the app. `describe` gives, in a new object, what the span
+ * would have started with (from a copy of the request taken at the start): the sampler and `onStart` see the same
+ * name, kind, attributes and parent. Only for a tracer known to record it ({@link startsWhenRead}): a call whose span
  * would not record must not be touched at all.
  */
 export class SpanStartedWhenRead implements ChatSpan, Span {
@@ -69,7 +69,9 @@ export class SpanStartedWhenRead implements ChatSpan, Span {
   open(): Span {
     if (!this.#span) {
       const { name, options } = this.describe();
-      this.#span = this.tracer.startSpan(name, { ...options, startTime: this.#startTime }, this.parent);
+      // describe() made `options` for this span alone; a spread with an added key would take V8's slow path.
+      options.startTime = this.#startTime;
+      this.#span = this.tracer.startSpan(name, options, this.parent);
     }
     return this.#span;
   }
