@@ -28,9 +28,23 @@ const MARK = {
   redacted: '[weft: redacted]',
 } as const;
 
-/** Cuts a string to `maxLength` characters, marking how much was cut the way {@link safeStringify} does. */
+/**
+ * A string without known secrets, cut to `maxLength` characters with a mark of how much was cut, the way
+ * {@link safeStringify} cuts.
+ */
 export function clip(text: string, maxLength: number): string {
   return scrubAndCut(text, maxLength);
+}
+
+/**
+ * An error's message and stack as a span records them, each through {@link clip}: without known secrets (an SDK's
+ * 401 can repeat the key) and cut to `maxLength` (an error can carry megabytes, a thrown payload or a response
+ * body, and its message is recorded twice, in the status and in the exception event).
+ */
+export function recordedErrorText(error: unknown, maxLength: number): { message: string; stack?: string } {
+  const isError = error instanceof Error;
+  const message = clip(isError ? String(error.message) : String(error), maxLength);
+  return isError && error.stack ? { message, stack: clip(String(error.stack), maxLength) } : { message };
 }
 
 /** `text` without known secrets, cut to `room` characters with a mark saying how many more there were. */

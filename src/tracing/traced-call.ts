@@ -2,7 +2,7 @@ import { type Attributes, type Context, type Span, SpanStatusCode, trace } from 
 import { ATTR } from './attributes.js';
 import { inputsValue, outputValue } from './content.js';
 import { reportTracingFailure } from './failures.js';
-import { clip } from './serialize.js';
+import { recordedErrorText } from './serialize.js';
 import { type ContentOptions, resolveContentOptions } from './settings.js';
 import { type SpanState, trackSpan } from './span-state.js';
 import { weftTracer } from './tracer.js';
@@ -68,15 +68,9 @@ export function succeed(call: ActiveCall, output: unknown): void {
 /** Records an error (ERROR status with its message, and an `exception` event) and ends the span. Never throws. */
 export function fail(call: ActiveCall, error: unknown): void {
   try {
-    // An error may quote a secret (an SDK's 401 can repeat the key): record its text without any that weft knows.
-    // Its message and stack are cut like any recorded string: an error can carry megabytes (a thrown payload, a
-    // response body), and the message is recorded twice, in the status and in the exception event.
-    const isError = error instanceof Error;
-    const limit = call.state.settings.maxAttributeLength;
-    const message = clip(isError ? String(error.message) : String(error), limit);
-    const stack = isError && error.stack ? clip(String(error.stack), limit) : undefined;
-    call.span.recordException({ name: isError ? error.name : 'non-Error thrown', message, ...(stack ? { stack } : {}) });
-    call.span.setStatus({ code: SpanStatusCode.ERROR, message });
+    const text = recordedErrorText(error, call.state.settings.maxAttributeLength);
+    call.span.recordException({ name: error instanceof Error ? error.name : 'non-Error thrown', ...text });
+    call.span.setStatus({ code: SpanStatusCode.ERROR, message: text.message });
   } catch (failure) {
     reportTracingFailure('error', failure);
   }

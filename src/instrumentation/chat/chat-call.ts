@@ -7,7 +7,7 @@ import { ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK } from './semconv.js';
 import { HIDE_CHUNK, observedIterator, passThrough } from './observed-iterator.js';
 import { ChatStreamAccumulator } from './stream-accumulator.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest } from './types.js';
-import { clip } from '../../tracing/serialize.js';
+import { recordedErrorText } from '../../tracing/serialize.js';
 
 /**
  * One traced chat call, handed to a {@link ChatResultSettler} so a caller with its own result type (an SDK's
@@ -109,13 +109,9 @@ export class ChatCallRecorder implements ChatCall {
     this.record('error', (span, config) => {
       this.recordStreamSoFar(span, config);
       span.setAttributes(chatErrorAttributes(error));
-      // Cut like any recorded text: an error can carry megabytes (a response body), and its message is recorded
-      // twice, in the exception event and the status.
-      const limit = config.maxAttributeLength;
-      const message = clip(error instanceof Error ? String(error.message) : String(error), limit);
-      const stack = error instanceof Error && error.stack ? clip(String(error.stack), limit) : undefined;
-      span.recordException({ name: errorType(error), message, stack }, this.span.now());
-      span.setStatus({ code: SpanStatusCode.ERROR, message });
+      const text = recordedErrorText(error, config.maxAttributeLength);
+      span.recordException({ name: errorType(error), ...text }, this.span.now());
+      span.setStatus({ code: SpanStatusCode.ERROR, message: text.message });
     });
     this.end();
   }
