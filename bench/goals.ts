@@ -1,5 +1,5 @@
-import { bestPeer, type Config, figuresFor, type PerCallResult, type PerCallRun, TRANSPORT_PACKAGES } from './percall.js';
-import { fmt, median, ratio, signTestP } from './lib/stats.js';
+import { bestPeer, type Config, figuresFor, PEERS, type PerCallResult, type PerCallRun, TRANSPORT_PACKAGES } from './percall.js';
+import { fmt, median, percentile, ratio, signTestP } from './lib/stats.js';
 import { printTable } from './lib/table.js';
 import { roundRatios, spansPerSecond, type ThroughputRun } from './throughput.js';
 
@@ -43,30 +43,32 @@ function perCallGoals(perCall: PerCallResult): GoalCheck[] {
 
 /** Fewer paired rounds than this cannot tell a systematic difference from chance. */
 const MIN_ROUNDS = 3;
+/** With fewer paired slices than this, a one-sided sign test cannot come below {@link SIGNIFICANT} (1 in 2^n). */
+const MIN_SLICES = 5;
+/** Peers by short name, for the goal lines. */
+const PEER_NAME: Partial<Record<Config, string>> = { otel: 'OTel contrib', arize: 'arize', traceloop: 'traceloop' };
 
-/** weft's median time to first chunk minus the uninstrumented one, round by round, and the baseline's medians. */
-function firstChunkPairs(runs: PerCallRun[]): { added: number[]; base: number[] } {
-  const ok = (c: Config) => runs.filter((r) => r.config === c && r.status === 'ok' && r.stream);
-  const base = new Map(ok('none').map((r) => [r.round, r.stream!.medianFirstChunkUs]));
-  const added = ok('weft')
-    .filter((r) => base.has(r.round))
-    .map((r) => r.stream!.medianFirstChunkUs - base.get(r.round)!);
-  return { added, base: [...base.values()] };
-}
+/** A sign test below this chance counts as a difference that holds beyond round-to-round noise. */
+const SIGNIFICANT = 0.05;
 
-/**
- * Within noise only if weft's median added time is no larger than the baseline's own spread between rounds AND it
- * was not positive in every round: a cost paid in every one of n rounds is systematic (if weft added nothing, each
- * round would be as likely to come out negative, and all n positive has a chance of 1 in 2^n), however small.
- */
-function firstChunkVerdict(added: number[], spread: number): GoalCheck['verdict'] {
-  if (added.length < MIN_ROUNDS || !Number.isFinite(spread)) return 'UNKNOWN';
-  const everyRound = added.every((d) => d > 0);
-  return !everyRound && median(added) <= spread ? 'PASS' : 'FAIL';
+type Mode = 'plain' | 'stream';
+
+/** `config`'s value minus `other`'s, slice by slice, over the slices in which both ran. */
+function pairedDifferences(runs: PerCallRun[], config: Config, other: Config, mode: Mode, pick: (r: PerCallRun) => number): number[] {
+  const ok = (c: Config) => runs.filter((r) => r.config === c && r.status === 'ok' && r[mode]);
+  const others = new Map(ok(other).map((r) => [r.slice, pick(r)]));
+  return ok(config)
+    .filter((r) => others.has(r.slice))
+    .map((r) => pick(r) - others.get(r.slice)!);
 }
 
 const signed = (v: number) => `${v >= 0 ? '+' : ''}${fmt(v, 1)}`;
 
+/**
+ * weft's time to first chunk against the uninstrumented client's, slice by slice. Beyond noise when a one-sided
+ * sign test on the slices in which weft was the slower says it holds beyond chance (if weft added nothing, each
+ * slice would be as likely to come out either way), however small the difference.
+ */
 function firstChunkGoals(perCall: PerCallResult): GoalCheck[] {
   return TRANSPORT_PACKAGES.flatMap(([transport, openai]) => {
     const runs = perCall.runs.filter((r) => r.openai === openai && r.transport === transport);
@@ -74,14 +76,61 @@ function firstChunkGoals(perCall: PerCallResult): GoalCheck[] {
     const goal = `${transport}: ${openai}: no added time to first chunk beyond noise`;
     const weft = figuresFor(runs, 'stream').get('weft');
     if (!weft?.status.startsWith('ok')) return [{ goal, measured: `weft ${weft?.status ?? 'not run'}`, verdict: 'UNKNOWN' as const }];
-    const { added, base } = firstChunkPairs(runs);
-    const spread = base.length > 1 ? Math.max(...base) - Math.min(...base) : Number.NaN;
+    const added = pairedDifferences(runs, 'weft', 'none', 'stream', (r) => r.stream!.medianFirstChunkUs);
+    const base = runs.filter((r) => r.config === 'none' && r.status === 'ok' && r.stream).map((r) => r.stream!.medianFirstChunkUs);
     const positive = added.filter((d) => d > 0).length;
+    const p = signTestP(positive, added.length);
     const measured =
-      `${signed(median(added))} µs (rounds: ${added.map((d) => signed(d)).join(', ')}); positive in ${positive} of ${added.length} rounds; ` +
-      `baseline spread ${fmt(spread, 1)} µs`;
-    return [{ goal, measured, verdict: firstChunkVerdict(added, spread) }];
+      `${signed(median(added))} µs; slower in ${positive} of ${added.length} slices (chance ${fmt(p, 3)} if level); ` +
+      `baseline's slice medians p10–p90 ${fmt(percentile(base, 10), 1)}–${fmt(percentile(base, 90), 1)} µs`;
+    const verdict = added.length < MIN_SLICES ? 'UNKNOWN' : p < SIGNIFICANT ? 'FAIL' : 'PASS';
+    return [{ goal, measured, verdict }];
   });
+}
+
+/**
+ * Issue 3: weft's added cost the lowest of the four, against each peer that exported its spans, slice by slice.
+ * PASS: lower than every peer in the median, and in a share of slices a sign test puts beyond chance. NOISE: lower
+ * in the median, but not beyond chance against some peer, or higher but not beyond chance. FAIL: a peer is lower
+ * beyond chance.
+ */
+function lowestOverheadGoals(perCall: PerCallResult): GoalCheck[] {
+  const checks: GoalCheck[] = [];
+  for (const [transport, openai] of TRANSPORT_PACKAGES) {
+    const runs = perCall.runs.filter((r) => r.openai === openai && r.transport === transport);
+    if (runs.length === 0) continue;
+    for (const mode of ['plain', 'stream'] as const) {
+      const figures = figuresFor(runs, mode);
+      const peers = PEERS.filter((c) => figures.get(c)?.status.startsWith('ok'));
+      for (const [metric, pick] of [
+        ['wall', (r: PerCallRun) => r[mode]!.medianWallUs],
+        ['CPU', (r: PerCallRun) => r[mode]!.cpuUsPerCall],
+      ] as const) {
+        const goal = `${transport}: ${openai} ${mode === 'plain' ? 'non-streaming' : 'streaming'} ${metric}: lowest overhead of the four`;
+        if (!figures.get('weft')?.status.startsWith('ok') || peers.length === 0) {
+          checks.push({ goal, measured: peers.length === 0 ? 'no peer exported spans' : 'weft did not run', verdict: 'UNKNOWN' });
+          continue;
+        }
+        const against = peers.map((peer) => {
+          const diffs = pairedDifferences(runs, 'weft', peer, mode, pick);
+          const lower = diffs.filter((d) => d < 0).length;
+          return { peer, diff: median(diffs), n: diffs.length, lower, pLower: signTestP(lower, diffs.length), pHigher: signTestP(diffs.length - lower, diffs.length) };
+        });
+        const measured = against
+          .map((a) => `${signed(a.diff)} µs vs ${PEER_NAME[a.peer]} (lower in ${a.lower}/${a.n})`)
+          .join('; ');
+        const verdict = against.some((a) => a.n < MIN_SLICES)
+          ? 'UNKNOWN'
+          : against.some((a) => a.pHigher < SIGNIFICANT)
+            ? 'FAIL'
+            : against.every((a) => a.pLower < SIGNIFICANT)
+              ? 'PASS'
+              : 'NOISE';
+        checks.push({ goal, measured, verdict });
+      }
+    }
+  }
+  return checks;
 }
 
 /** Rounds in which weft lost spans while the stock pipeline delivered every one. */
@@ -95,9 +144,6 @@ function stockSpread(runs: ThroughputRun[]): number {
   const rates = runs.filter((r) => r.pipeline === 'stock').map(spansPerSecond).filter(Number.isFinite);
   return rates.length > 1 ? (Math.max(...rates) - Math.min(...rates)) / median(rates) : Number.NaN;
 }
-
-/** A sign test below this chance counts as a difference that holds beyond round-to-round noise. */
-const SIGNIFICANT = 0.05;
 
 /**
  * Judged on the rounds in which both pipelines delivered every span, weft's rate over stock's round by round:
@@ -126,20 +172,21 @@ function throughputGoal(runs: ThroughputRun[]): GoalCheck {
 /** Checks the goals of issue 8 against this run, and prints them. */
 export function checkGoals(perCall: PerCallResult | undefined, throughput: ThroughputRun[] | undefined): GoalCheck[] {
   const checks = [
-    ...(perCall ? [...perCallGoals(perCall), ...firstChunkGoals(perCall)] : []),
+    ...(perCall ? [...perCallGoals(perCall), ...firstChunkGoals(perCall), ...lowestOverheadGoals(perCall)] : []),
     ...(throughput ? [throughputGoal(throughput)] : []),
   ];
   if (checks.length === 0) return checks;
   printTable(
-    'Goals (issue 8)',
+    'Goals (issues 8 and 3)',
     ['goal', 'measured', 'verdict'],
     checks.map((c) => [c.goal, c.measured, c.verdict]),
     [
-      'Overheads are taken round by round against the uninstrumented run of the same round (median over rounds).',
+      'Overheads are taken slice by slice against the uninstrumented slice next to it in time (median over slices).',
       'Per-call overhead: NOISE = the best peer measured as free, so this run\'s noise is larger than the costs compared.',
-      'First chunk: PASS only if weft\'s median added time is within the uninstrumented baseline\'s spread between rounds',
-      `(max − min of its medians) AND not positive in every round; positive in all n rounds (n ≥ ${MIN_ROUNDS}) is a systematic cost,`,
-      'a chance of 1 in 2^n if weft added nothing: FAIL. In memory the baseline hardly spreads, so small costs show there.',
+      `First chunk: FAIL when weft was slower than uninstrumented in so many slices that a one-sided sign test gives a chance`,
+      `below ${SIGNIFICANT} if it added nothing: a systematic cost, however small. PASS otherwise.`,
+      `Lowest of the four (issue 3): weft against each peer that exported, slice by slice. PASS: lower than each beyond chance`,
+      `(sign test < ${SIGNIFICANT}); FAIL: some peer lower beyond chance; NOISE: neither.`,
       'Throughput: weft ÷ stock round by round, over rounds where both delivered every span. PASS: median ≥ 1. NOISE: below 1,',
       `but a sign test on the rounds weft was slower in gives a chance ≥ ${SIGNIFICANT} if both were level, and the gap is within`,
       'stock\'s spread between rounds. NEAR: otherwise within 5%.',

@@ -1,5 +1,5 @@
 import type { ChatServer } from './lib/chat-server.js';
-import { installedVersion, runChild } from './lib/child.js';
+import { installedVersion, type ServingChild, serveChild } from './lib/child.js';
 import { type OtlpSink, spansWithModel } from './lib/otlp-sink.js';
 import { fmt, median, percentile, ratio } from './lib/stats.js';
 import { printTable } from './lib/table.js';
@@ -34,14 +34,17 @@ const TRANSPORT_LABEL: Record<Transport, string> = { loopback: 'loopback sockets
 /** Every transport with every `openai` package, in print order. */
 export const TRANSPORT_PACKAGES = TRANSPORTS.flatMap((t) => OPENAI_PACKAGES.map((o) => [t, o] as const));
 
-/** Warm-up and timed calls per mode, in one child. */
+/** Warm-up calls per mode in one child, and timed calls per mode in one slice. */
 export interface CallCounts {
   warmup: number;
   calls: number;
 }
 
 export interface PerCallOptions {
-  rounds: number;
+  /** Child processes per configuration, one after another (a process's JIT and memory layout vary a little). */
+  processes: number;
+  /** Slices per process: each configuration's timed calls come in slices, interleaved with every other one's. */
+  slices: number;
   /** Per transport: an in-memory call is about ten times quicker, so it takes more calls to reach a steady state. */
   counts: Record<Transport, CallCounts>;
   /** Configurations to run; default all. */
@@ -57,18 +60,15 @@ interface ModeRun {
   flushNs: number;
 }
 
-interface ChildReport {
-  plain: ModeRun;
-  stream: ModeRun;
-  dropped: number | null;
-}
-
-/** One child run, as written to the JSON file. */
+/** One slice of one configuration, as written to the JSON file. */
 export interface PerCallRun {
   openai: string;
   transport: Transport;
   config: Config;
-  round: number;
+  /** Which child process of this configuration (0-based). */
+  process: number;
+  /** Which slice, counted over every process of the run: the runs of one slice are compared with each other. */
+  slice: number;
   status: 'ok' | 'broken' | 'lost' | 'failed';
   detail: string;
   spansExported: number;
@@ -118,22 +118,23 @@ function summarise(run: ModeRun, calls: number): ModeSummary {
   };
 }
 
-/** Rotates the order of configurations each round so that no configuration always runs first or last. */
-function orderFor(round: number): Config[] {
-  const k = round % CONFIGS.length;
+/** Rotates the order of configurations each slice so that no configuration always runs first or last. */
+function orderFor(slice: number): Config[] {
+  const k = slice % CONFIGS.length;
   return [...CONFIGS.slice(k), ...CONFIGS.slice(0, k)];
 }
 
-async function runOne(
+const MODES = ['plain', 'stream'] as const;
+
+/** Starts one configuration's child and waits for its warm-up; undefined, and why, when it failed. */
+async function startConfig(
   transport: Transport,
   openai: string,
   config: Config,
-  round: number,
   opts: PerCallOptions,
   chat: ChatServer,
   sink: OtlpSink,
-): Promise<PerCallRun> {
-  sink.drain();
+): Promise<{ child?: ServingChild; error?: string }> {
   const job = {
     config,
     openai,
@@ -141,25 +142,38 @@ async function runOne(
     urls: { origin: sink.origin, tracesUrl: sink.tracesUrl },
     chatBaseURL: chat.baseURL,
     warmup: opts.counts[transport].warmup,
-    calls: opts.counts[transport].calls,
+    serve: true,
   };
-  const outcome = await runChild<ChildReport>('percall.cjs', job);
+  try {
+    return { child: await serveChild('percall.cjs', job, { timeoutMs: 300_000 }) };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Times one slice of `config` (each mode in turn), and checks at the receiver that it exported a span per call, each naming its model. */
+async function runSlice(
+  child: ServingChild,
+  base: Pick<PerCallRun, 'openai' | 'transport' | 'config' | 'process' | 'slice'>,
+  calls: number,
+  sink: OtlpSink,
+): Promise<PerCallRun> {
+  sink.drain();
+  const summaries: Partial<Record<(typeof MODES)[number], ModeSummary>> = {};
+  try {
+    for (const mode of MODES) summaries[mode] = summarise(await child.ask<ModeRun>({ mode, calls }), calls);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return { ...base, status: 'failed', detail, spansExported: 0, spansWithModel: 0, spansExpected: 0 };
+  }
   const tally = sink.drain();
-  const { warmup, calls } = opts.counts[transport];
-  const makesSpans = config !== 'none' && config !== 'context';
-  const expected = makesSpans ? 2 * (warmup + calls) : 0;
+  const makesSpans = base.config !== 'none' && base.config !== 'context';
+  const expected = makesSpans ? MODES.length * calls : 0;
   const withModel = spansWithModel(tally.spans);
-  const base = { openai, transport, config, round, spansExported: tally.spans.length, spansWithModel: withModel, spansExpected: expected };
-  if (!outcome.ok) return { ...base, status: 'failed', detail: outcome.error };
-  const plain = summarise(outcome.value.plain, calls);
-  const stream = summarise(outcome.value.stream, calls);
-  if (makesSpans && tally.spans.length === 0) {
-    return { ...base, status: 'broken', detail: 'exported no spans', plain, stream };
-  }
-  if (withModel < expected) {
-    return { ...base, status: 'lost', detail: `${expected - withModel} of ${expected} spans missing or without a model`, plain, stream };
-  }
-  return { ...base, status: 'ok', detail: '', plain, stream };
+  const run = { ...base, spansExported: tally.spans.length, spansWithModel: withModel, spansExpected: expected, ...summaries };
+  if (makesSpans && tally.spans.length === 0) return { ...run, status: 'broken', detail: 'exported no spans' };
+  if (withModel < expected) return { ...run, status: 'lost', detail: `${expected - withModel} of ${expected} spans missing or without a model` };
+  return { ...run, status: 'ok', detail: '' };
 }
 
 /** Everything the per-call benchmark measured. */
@@ -171,22 +185,52 @@ export interface PerCallResult {
 }
 
 /**
- * Runs every configuration on every `openai` package in its own child process, interleaved over rounds.
- * A configuration that exports nothing in its first round is reported broken and not run again.
+ * Runs every configuration on every `openai` package in its own child process. For one `openai` package and
+ * transport, every configuration's child is started and warmed up first; then their timed calls run in slices,
+ * one configuration at a time, in an order rotated each slice. What a configuration adds is taken against the
+ * uninstrumented slice next to it in time, so that the machine's drift (other tenants, a busy second core) falls
+ * on every configuration alike rather than on whichever ran in a bad minute. A configuration that exports
+ * nothing in its first slice is reported broken and not run again.
  */
 export async function benchPerCall(opts: PerCallOptions, chat: ChatServer, sink: OtlpSink, log: (s: string) => void): Promise<PerCallResult> {
   const runs: PerCallRun[] = [];
   const gaveUp = new Set<string>();
-  for (let round = 0; round < opts.rounds; round++) {
+  for (let processIndex = 0; processIndex < opts.processes; processIndex++) {
     for (const transport of TRANSPORTS) {
       for (const openai of OPENAI_PACKAGES) {
-        for (const config of orderFor(round)) {
+        const children = new Map<Config, ServingChild>();
+        for (const config of CONFIGS) {
           const key = `${transport}/${openai}/${config}`;
           if (gaveUp.has(key) || (opts.only && !opts.only.includes(config))) continue;
-          const run = await runOne(transport, openai, config, round, opts, chat, sink);
-          runs.push(run);
-          if (run.status === 'broken' || run.status === 'failed') gaveUp.add(key);
-          log(`  round ${round + 1}/${opts.rounds} ${transport} ${openai} ${config}: ${run.status}${run.detail ? ` (${run.detail})` : ''}`);
+          const { child, error } = await startConfig(transport, openai, config, opts, chat, sink);
+          if (child) children.set(config, child);
+          else {
+            gaveUp.add(key);
+            const base = { openai, transport, config, process: processIndex, slice: processIndex * opts.slices };
+            runs.push({ ...base, status: 'failed', detail: error ?? '', spansExported: 0, spansWithModel: 0, spansExpected: 0 });
+            log(`  ${transport} ${openai} ${config}: failed to start (${error})`);
+          }
+        }
+        sink.drain(); // the warm-ups' spans
+        for (let s = 0; s < opts.slices; s++) {
+          const slice = processIndex * opts.slices + s;
+          for (const config of orderFor(slice)) {
+            const child = children.get(config);
+            const key = `${transport}/${openai}/${config}`;
+            if (!child || gaveUp.has(key)) continue;
+            const run = await runSlice(child, { openai, transport, config, process: processIndex, slice }, opts.counts[transport].calls, sink);
+            runs.push(run);
+            if (run.status === 'broken' || run.status === 'failed') {
+              gaveUp.add(key);
+              child.kill();
+            }
+          }
+          log(`  process ${processIndex + 1}/${opts.processes}, slice ${s + 1}/${opts.slices}: ${transport} ${openai}`);
+        }
+        for (const [config, child] of children) {
+          const key = `${transport}/${openai}/${config}`;
+          if (!gaveUp.has(key)) await child.ask({ stop: true }).catch(() => undefined);
+          child.kill();
         }
       }
     }
@@ -195,7 +239,7 @@ export async function benchPerCall(opts: PerCallOptions, chat: ChatServer, sink:
   return { options: opts, versions, runs };
 }
 
-/** One configuration's medians over rounds, and what it adds to the uninstrumented baseline. */
+/** One configuration's medians over slices, and what it adds to the uninstrumented baseline. */
 export interface ConfigFigures {
   status: string;
   detail: string;
@@ -207,15 +251,15 @@ export interface ConfigFigures {
   addedFirstChunk: number;
 }
 
-/** Medians over the rounds of one `openai` package's runs, per configuration. */
+/** Medians over the slices of one `openai` package's runs, per configuration. */
 export function figuresFor(runs: PerCallRun[], mode: 'plain' | 'stream'): Map<Config, ConfigFigures> {
   const figures = new Map<Config, ConfigFigures>();
   const good = (c: Config) => runs.filter((r) => r.config === c && r.status === 'ok' && r[mode]);
-  const baseline = new Map(good('none').map((r) => [r.round, r[mode]!]));
-  // What a configuration adds is taken round by round against the uninstrumented run of the same round, then
-  // the median over rounds: drift in the machine's load between rounds then cancels out.
+  const baseline = new Map(good('none').map((r) => [r.slice, r[mode]!]));
+  // What a configuration adds is taken slice by slice against the uninstrumented run of the same slice, then
+  // the median over slices: drift in the machine's load between slices then cancels out.
   const addedBy = (ok: PerCallRun[], pick: (m: ModeSummary) => number) =>
-    median(ok.filter((r) => baseline.has(r.round)).map((r) => pick(r[mode]!) - pick(baseline.get(r.round)!)));
+    median(ok.filter((r) => baseline.has(r.slice)).map((r) => pick(r[mode]!) - pick(baseline.get(r.slice)!)));
   for (const c of CONFIGS) {
     const all = runs.filter((r) => r.config === c);
     if (all.length === 0) continue;
@@ -285,7 +329,7 @@ export function printPerCall(result: PerCallResult): void {
       });
       const what = mode === 'plain' ? 'non-streaming' : 'streaming, every chunk consumed';
       printTable(
-        `Per-call overhead, ${TRANSPORT_LABEL[transport]}: ${openai}@${result.versions[openai]}, ${what} (medians of ${result.options.rounds} rounds × ${result.options.counts[transport].calls} calls)`,
+        `Per-call overhead, ${TRANSPORT_LABEL[transport]}: ${openai}@${result.versions[openai]}, ${what} (medians of ${result.options.processes * result.options.slices} slices × ${result.options.counts[transport].calls} calls, ${result.options.processes} processes)`,
         [
           'configuration',
           'wall µs/call',

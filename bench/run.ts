@@ -62,8 +62,8 @@ async function main(): Promise<void> {
       log('per-call overhead…');
       // Long warm-ups: each configuration is measured JIT-compiled, as in a service that has been up a while.
       const perCallOptions = quick
-        ? { rounds: 2, counts: { loopback: { warmup: 50, calls: 200 }, memory: { warmup: 200, calls: 1000 } } }
-        : { rounds: 4, counts: { loopback: { warmup: 1500, calls: 1500 }, memory: { warmup: 4000, calls: 10_000 } } };
+        ? { processes: 1, slices: 3, counts: { loopback: { warmup: 50, calls: 100 }, memory: { warmup: 200, calls: 300 } } }
+        : { processes: 2, slices: 10, counts: { loopback: { warmup: 1500, calls: 300 }, memory: { warmup: 4000, calls: 2000 } } };
       perCall = await benchPerCall({ ...perCallOptions, only }, chat, sink, log);
       printPerCall(perCall);
       if (perCallOnly) {

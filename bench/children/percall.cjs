@@ -1,6 +1,7 @@
-// One configuration, one process: times chat calls against the loopback server, non-streaming then
-// streaming, and prints one JSON line. CPU time covers the timed calls and the flush that exports their
-// spans, so a configuration that defers work to its exporter still pays for it.
+// One configuration, one process: times chat calls against the loopback server (or an in-memory fetch),
+// non-streaming and streaming, either in one run that prints one JSON line, or slice by slice as the parent asks
+// over IPC. CPU time covers the timed calls and the flush that exports their spans, so a configuration that
+// defers work to its exporter still pays for it.
 'use strict';
 
 const { setup } = require('./setups.cjs');
@@ -55,19 +56,22 @@ const markCounters = job.markCounters
 
 const yieldToLoop = job.transport === 'memory' ? () => new Promise((resolve) => setImmediate(resolve)) : async () => {};
 
-async function measure(call) {
-  for (let i = 0; i < job.warmup; i++) {
+async function warmUp(call, calls) {
+  for (let i = 0; i < calls; i++) {
     await call();
     await yieldToLoop();
   }
   await configured.flush();
-  markCounters();
-  const wall = new Float64Array(job.calls);
-  const first = new Float64Array(job.calls);
+}
+
+/** Times `calls` calls, then the flush that exports their spans; CPU covers both. */
+async function timed(call, calls) {
+  const wall = new Float64Array(calls);
+  const first = new Float64Array(calls);
   let chunks = 0;
   const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
-  for (let i = 0; i < job.calls; i++) {
+  for (let i = 0; i < calls; i++) {
     const r = await call();
     await yieldToLoop();
     wall[i] = r.wall;
@@ -78,11 +82,10 @@ async function measure(call) {
   await configured.flush();
   const flushed = process.hrtime.bigint();
   const cpu = process.cpuUsage(cpu0);
-  markCounters();
   return {
     wallNs: Array.from(wall),
     firstChunkNs: Array.from(first),
-    chunksPerCall: chunks / job.calls,
+    chunksPerCall: chunks / calls,
     cpuUs: cpu.user + cpu.system,
     loopNs: Number(callsDone - t0),
     flushNs: Number(flushed - callsDone),
@@ -91,15 +94,48 @@ async function measure(call) {
 
 // `job.modes` narrows a run to one mode: the instruction-count bench runs each mode in its own child.
 const CALLS = { plain: plainCall, stream: streamedCall };
+const modes = job.modes ?? ['plain', 'stream'];
+const report = (extra) => ({ ...extra, dropped: configured.handle ? configured.handle.droppedSpans : null });
 
-async function main() {
-  const report = {};
-  for (const mode of job.modes ?? ['plain', 'stream']) report[mode] = await measure(CALLS[mode]);
+/** One run: warm-up, then the timed calls of each mode; prints one JSON line. */
+async function runOnce() {
+  const result = {};
+  for (const mode of modes) {
+    await warmUp(CALLS[mode], job.warmup);
+    markCounters();
+    result[mode] = await timed(CALLS[mode], job.calls);
+    markCounters();
+  }
   await configured.shutdown();
-  process.stdout.write(`${JSON.stringify({ ...report, dropped: configured.handle ? configured.handle.droppedSpans : null })}\n`);
+  process.stdout.write(`${JSON.stringify(report(result))}\n`);
 }
 
-main().catch((err) => {
+/**
+ * Served over IPC (`job.serve`): warm up every mode, say `ready`, then time one slice of calls per message
+ * (`{ mode, calls }`), so that the parent can interleave slices of every configuration in small steps and the
+ * machine's drift falls on all of them alike. `{ stop: true }` shuts down and reports what was dropped.
+ */
+async function serve() {
+  for (const mode of modes) await warmUp(CALLS[mode], job.warmup);
+  process.on('message', (message) => {
+    const work = message.stop
+      ? configured.shutdown().then(() => report({ stopped: true }))
+      : timed(CALLS[message.mode], message.calls);
+    work.then(
+      (reply) => {
+        process.send(reply);
+        if (message.stop) process.disconnect();
+      },
+      (err) => {
+        process.stderr.write(`${err?.stack ?? err}\n`);
+        process.exit(1);
+      },
+    );
+  });
+  process.send({ ready: true });
+}
+
+(job.serve ? serve() : runOnce()).catch((err) => {
   process.stderr.write(`${err?.stack ?? err}\n`);
   process.exit(1);
 });

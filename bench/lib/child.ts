@@ -44,25 +44,28 @@ export interface ChildOptions {
   wrapper?: string[];
 }
 
-/**
- * Runs `node [nodeArgs] bench/children/<script>` with `job` in BENCH_JOB, and reads the JSON line it prints.
- * Children run from the repository root so that `require('weft')` finds the built package.
- */
-export function runChild<T>(script: string, job: unknown, options: ChildOptions = {}): Promise<ChildOutcome<T>> {
-  const { nodeArgs = [], env = {}, timeoutMs = 120_000, wrapper = [] } = options;
+/** `node [nodeArgs] bench/children/<script>`, run from the repository root so that `require('weft')` finds the built package. */
+function spawnChild(script: string, job: unknown, options: ChildOptions, ipc: boolean) {
+  const { nodeArgs = [], env = {}, wrapper = [] } = options;
   const command = [...wrapper, process.execPath, ...nodeArgs, childScript(script)];
+  return spawn(command[0]!, command.slice(1), {
+    cwd: REPO_ROOT,
+    env: cleanEnv({ ...env, BENCH_JOB: JSON.stringify(job) }),
+    stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Runs a child script with `job` in BENCH_JOB, and reads the JSON line it prints. */
+export function runChild<T>(script: string, job: unknown, options: ChildOptions = {}): Promise<ChildOutcome<T>> {
+  const { timeoutMs = 120_000 } = options;
   return new Promise((resolve) => {
-    const child = spawn(command[0]!, command.slice(1), {
-      cwd: REPO_ROOT,
-      env: cleanEnv({ ...env, BENCH_JOB: JSON.stringify(job) }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnChild(script, job, options, false);
     let out = '';
     let err = '';
-    child.stdout.on('data', (d: Buffer) => {
+    child.stdout?.on('data', (d: Buffer) => {
       out += d.toString('utf8');
     });
-    child.stderr.on('data', (d: Buffer) => {
+    child.stderr?.on('data', (d: Buffer) => {
       err += d.toString('utf8');
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
@@ -81,4 +84,54 @@ export function runChild<T>(script: string, job: unknown, options: ChildOptions 
       resolve({ ok: false, error: `${why}: ${firstError(err)}`, stderr: err });
     });
   });
+}
+
+/** A child that stays up and answers one message at a time over IPC (see `serve` in children/percall.cjs). */
+export interface ServingChild {
+  /** Sends `message` and resolves with the child's reply; rejects if the child dies or takes longer than the timeout. */
+  ask<T>(message: unknown): Promise<T>;
+  /** Ends the child, whatever state it is in. */
+  kill(): void;
+}
+
+/**
+ * Starts a child script with `job` in BENCH_JOB and an IPC channel, and resolves once it has sent `{ ready: true }`
+ * (or rejects with the reason it did not: an exit, a crash, the timeout).
+ */
+export function serveChild(script: string, job: unknown, options: ChildOptions = {}): Promise<ServingChild> {
+  const { timeoutMs = 120_000 } = options;
+  const child = spawnChild(script, job, options, true);
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr += d.toString('utf8');
+  });
+  child.stdout?.resume();
+  const next = <T>(): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`no answer in ${timeoutMs} ms: ${firstError(stderr)}`));
+      }, timeoutMs);
+      const onExit = (code: number | null, signal: string | null) => {
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        reject(new Error(`${signal ? `killed by ${signal}` : `exit code ${code}`}: ${firstError(stderr)}`));
+      };
+      const onMessage = (message: unknown) => {
+        clearTimeout(timer);
+        child.off('exit', onExit);
+        resolve(message as T);
+      };
+      child.once('message', onMessage);
+      child.once('exit', onExit);
+    });
+  const serving: ServingChild = {
+    ask<T>(message: unknown) {
+      const reply = next<T>();
+      child.send(message as object);
+      return reply;
+    },
+    kill: () => child.kill('SIGKILL'),
+  };
+  return next<{ ready: true }>().then(() => serving);
 }
