@@ -12,30 +12,44 @@ export interface GoalCheck {
 
 const OVERHEAD_GOAL = 0.25;
 
-function perCallGoals(perCall: PerCallResult): GoalCheck[] {
-  const checks: GoalCheck[] = [];
+/** One column of the per-call tables that ran (transport × `openai` package × mode), with its runs and figures. */
+interface Column {
+  name: string;
+  mode: 'plain' | 'stream';
+  runs: PerCallRun[];
+  figures: ReturnType<typeof figuresFor>;
+}
+
+function* columns(perCall: PerCallResult): Generator<Column> {
   for (const [transport, openai] of TRANSPORT_PACKAGES) {
     const runs = perCall.runs.filter((r) => r.openai === openai && r.transport === transport);
     if (runs.length === 0) continue;
     for (const mode of ['plain', 'stream'] as const) {
-      const figures = figuresFor(runs, mode);
-      const weft = figures.get('weft');
-      for (const key of ['added', 'addedCpu'] as const) {
-        const best = bestPeer(figures, key);
-        const what = `${transport}: ${openai} ${mode === 'plain' ? 'non-streaming' : 'streaming'} ${key === 'added' ? 'wall' : 'CPU'} overhead ≤ ${OVERHEAD_GOAL}× best peer`;
-        if (!weft?.status.startsWith('ok') || !Number.isFinite(best)) {
-          checks.push({ goal: what, measured: weft?.status.startsWith('ok') ? 'no peer exported spans' : `weft ${weft?.status ?? 'not run'}`, verdict: 'UNKNOWN' });
-          continue;
-        }
-        const measured = `${fmt(weft[key], 1)} µs vs ${fmt(best, 1)} µs`;
-        if (best <= 0) {
-          // The best peer measured as free: this run's noise is larger than the costs compared.
-          checks.push({ goal: what, measured: `${measured}: below noise`, verdict: 'NOISE' });
-          continue;
-        }
-        const r = weft[key] / best;
-        checks.push({ goal: what, measured: `${measured} = ${ratio(r)}`, verdict: r <= OVERHEAD_GOAL ? 'PASS' : 'FAIL' });
+      const name = `${transport}: ${openai} ${mode === 'plain' ? 'non-streaming' : 'streaming'}`;
+      yield { name, mode, runs, figures: figuresFor(runs, mode) };
+    }
+  }
+}
+
+function perCallGoals(perCall: PerCallResult): GoalCheck[] {
+  const checks: GoalCheck[] = [];
+  for (const { name, figures } of columns(perCall)) {
+    const weft = figures.get('weft');
+    for (const key of ['added', 'addedCpu'] as const) {
+      const best = bestPeer(figures, key);
+      const what = `${name} ${key === 'added' ? 'wall' : 'CPU'} overhead ≤ ${OVERHEAD_GOAL}× best peer`;
+      if (!weft?.status.startsWith('ok') || !Number.isFinite(best)) {
+        checks.push({ goal: what, measured: weft?.status.startsWith('ok') ? 'no peer exported spans' : `weft ${weft?.status ?? 'not run'}`, verdict: 'UNKNOWN' });
+        continue;
       }
+      const measured = `${fmt(weft[key], 1)} µs vs ${fmt(best, 1)} µs`;
+      if (best <= 0) {
+        // The best peer measured as free: this run's noise is larger than the costs compared.
+        checks.push({ goal: what, measured: `${measured}: below noise`, verdict: 'NOISE' });
+        continue;
+      }
+      const r = weft[key] / best;
+      checks.push({ goal: what, measured: `${measured} = ${ratio(r)}`, verdict: r <= OVERHEAD_GOAL ? 'PASS' : 'FAIL' });
     }
   }
   return checks;
@@ -95,38 +109,33 @@ function firstChunkGoals(perCall: PerCallResult): GoalCheck[] {
  */
 function lowestOverheadGoals(perCall: PerCallResult): GoalCheck[] {
   const checks: GoalCheck[] = [];
-  for (const [transport, openai] of TRANSPORT_PACKAGES) {
-    const runs = perCall.runs.filter((r) => r.openai === openai && r.transport === transport);
-    if (runs.length === 0) continue;
-    for (const mode of ['plain', 'stream'] as const) {
-      const figures = figuresFor(runs, mode);
-      const peers = PEERS.filter((c) => figures.get(c)?.status.startsWith('ok'));
-      for (const [metric, pick] of [
-        ['wall', (r: PerCallRun) => r[mode]!.medianWallUs],
-        ['CPU', (r: PerCallRun) => r[mode]!.cpuUsPerCall],
-      ] as const) {
-        const goal = `${transport}: ${openai} ${mode === 'plain' ? 'non-streaming' : 'streaming'} ${metric}: lowest overhead of the four`;
-        if (!figures.get('weft')?.status.startsWith('ok') || peers.length === 0) {
-          checks.push({ goal, measured: peers.length === 0 ? 'no peer exported spans' : 'weft did not run', verdict: 'UNKNOWN' });
-          continue;
-        }
-        const against = peers.map((peer) => {
-          const diffs = pairedDifferences(runs, 'weft', peer, mode, pick);
-          const lower = diffs.filter((d) => d < 0).length;
-          return { peer, diff: median(diffs), n: diffs.length, lower, pLower: signTestP(lower, diffs.length), pHigher: signTestP(diffs.length - lower, diffs.length) };
-        });
-        const measured = against
-          .map((a) => `${signed(a.diff)} µs vs ${PEER_NAME[a.peer]} (lower in ${a.lower}/${a.n})`)
-          .join('; ');
-        const verdict = against.some((a) => a.n < MIN_SLICES)
-          ? 'UNKNOWN'
-          : against.some((a) => a.pHigher < SIGNIFICANT)
-            ? 'FAIL'
-            : against.every((a) => a.pLower < SIGNIFICANT)
-              ? 'PASS'
-              : 'NOISE';
-        checks.push({ goal, measured, verdict });
+  for (const { name, mode, runs, figures } of columns(perCall)) {
+    const peers = PEERS.filter((c) => figures.get(c)?.status.startsWith('ok'));
+    for (const [metric, pick] of [
+      ['wall', (r: PerCallRun) => r[mode]!.medianWallUs],
+      ['CPU', (r: PerCallRun) => r[mode]!.cpuUsPerCall],
+    ] as const) {
+      const goal = `${name} ${metric}: lowest overhead of the four`;
+      if (!figures.get('weft')?.status.startsWith('ok') || peers.length === 0) {
+        checks.push({ goal, measured: peers.length === 0 ? 'no peer exported spans' : 'weft did not run', verdict: 'UNKNOWN' });
+        continue;
       }
+      const against = peers.map((peer) => {
+        const diffs = pairedDifferences(runs, 'weft', peer, mode, pick);
+        const lower = diffs.filter((d) => d < 0).length;
+        return { peer, diff: median(diffs), n: diffs.length, lower, pLower: signTestP(lower, diffs.length), pHigher: signTestP(diffs.length - lower, diffs.length) };
+      });
+      const measured = against
+        .map((a) => `${signed(a.diff)} µs vs ${PEER_NAME[a.peer]} (lower in ${a.lower}/${a.n})`)
+        .join('; ');
+      const verdict = against.some((a) => a.n < MIN_SLICES)
+        ? 'UNKNOWN'
+        : against.some((a) => a.pHigher < SIGNIFICANT)
+          ? 'FAIL'
+          : against.every((a) => a.pLower < SIGNIFICANT)
+            ? 'PASS'
+            : 'NOISE';
+      checks.push({ goal, measured, verdict });
     }
   }
   return checks;
