@@ -63,7 +63,7 @@ async function main(): Promise<void> {
       // Long warm-ups: each configuration is measured JIT-compiled, as in a service that has been up a while.
       const perCallOptions = quick
         ? { processes: 1, slices: 3, counts: { loopback: { warmup: 50, calls: 100 }, memory: { warmup: 200, calls: 300 } } }
-        : { processes: 2, slices: 10, counts: { loopback: { warmup: 1500, calls: 300 }, memory: { warmup: 4000, calls: 2000 } } };
+        : { processes: 4, slices: 5, counts: { loopback: { warmup: 1500, calls: 300 }, memory: { warmup: 4000, calls: 2000 } } };
       perCall = await benchPerCall({ ...perCallOptions, only }, chat, sink, log);
       printPerCall(perCall);
       if (perCallOnly) {
