@@ -106,16 +106,21 @@ export function serveChild(script: string, job: unknown, options: ChildOptions =
     stderr += d.toString('utf8');
   });
   child.stdout?.resume();
+  // Set once the child has gone: asking it then fails at once, rather than waiting for an exit that already happened.
+  let gone: string | undefined;
+  child.once('exit', (code, signal) => {
+    gone = `${signal ? `killed by ${signal}` : `exit code ${code}`}: ${firstError(stderr)}`;
+  });
   const next = <T>(): Promise<T> =>
     new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
         reject(new Error(`no answer in ${timeoutMs} ms: ${firstError(stderr)}`));
       }, timeoutMs);
-      const onExit = (code: number | null, signal: string | null) => {
+      const onExit = () => {
         clearTimeout(timer);
         child.off('message', onMessage);
-        reject(new Error(`${signal ? `killed by ${signal}` : `exit code ${code}`}: ${firstError(stderr)}`));
+        reject(new Error(gone));
       };
       const onMessage = (message: unknown) => {
         clearTimeout(timer);
@@ -127,8 +132,12 @@ export function serveChild(script: string, job: unknown, options: ChildOptions =
     });
   const serving: ServingChild = {
     ask<T>(message: unknown) {
+      if (gone !== undefined) return Promise.reject(new Error(gone));
       const reply = next<T>();
-      child.send(message as object);
+      // With a callback, a channel that closed meanwhile is reported here instead of as an 'error' event nobody handles.
+      child.send(message as object, (error) => {
+        if (error) child.kill('SIGKILL');
+      });
       return reply;
     },
     kill: () => child.kill('SIGKILL'),
