@@ -20,7 +20,8 @@ import { writeResults } from './lib/results.js';
  * It counts work, not waiting: time spent blocked is not in it.
  *
  * Options: `--only=none,weft`, `--openai=openai`, `--modes=stream`, `--warmup=1500`, `--calls=1000`, `--jobs=2` (children at once;
- * counts do not depend on it).
+ * counts do not depend on it), `--out=instructions-node24.json` (in bench/results/; default instructions.json, the full run on
+ * the CI machine's Node that the README quotes).
  */
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const only = (arg('only')?.split(',') as Config[] | undefined) ?? [...CONFIGS];
@@ -33,6 +34,7 @@ const jobs = Number(arg('jobs') ?? os.cpus().length);
 const ALL_MODES = ['plain', 'stream'] as const;
 type Mode = (typeof ALL_MODES)[number];
 const MODES = (arg('modes')?.split(',') as Mode[] | undefined) ?? [...ALL_MODES];
+const out = arg('out') ?? 'instructions.json';
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 interface Count {
@@ -160,7 +162,7 @@ async function main(): Promise<void> {
     const counts = await pool(tasks, jobs);
     const versions = Object.fromEntries(packages.map((p) => [p, installedVersion(p)]));
     printCounts(counts, versions);
-    writeResults('instructions.json', {
+    writeResults(out, {
       machine: { date: new Date().toISOString(), node: process.version, valgrind: spawnSync('valgrind', ['--version']).stdout.toString().trim() },
       options: { warmup, calls, only, packages },
       versions,
