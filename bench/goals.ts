@@ -120,21 +120,24 @@ const signed = (v: number) => `${v >= 0 ? '+' : ''}${fmt(v, 1)}`;
  * slower beyond chance (see {@link compare}), however small the difference.
  */
 function firstChunkGoals(perCall: PerCallResult): GoalCheck[] {
-  return TRANSPORT_PACKAGES.flatMap(([transport, openai]) => {
-    const runs = perCall.runs.filter((r) => r.openai === openai && r.transport === transport);
-    if (runs.length === 0) return [];
-    const goal = `${transport}: ${openai}: no added time to first chunk beyond noise`;
-    const weft = figuresFor(runs, 'stream').get('weft');
-    if (!weft?.status.startsWith('ok')) return [{ goal, measured: `weft ${weft?.status ?? 'not run'}`, verdict: 'UNKNOWN' as const }];
+  const checks: GoalCheck[] = [];
+  for (const { name, mode, runs, figures } of columns(perCall)) {
+    if (mode !== 'stream') continue;
+    const goal = `${name}: no added time to first chunk beyond noise`;
+    const weft = figures.get('weft');
+    if (!weft?.status.startsWith('ok')) {
+      checks.push({ goal, measured: `weft ${weft?.status ?? 'not run'}`, verdict: 'UNKNOWN' });
+      continue;
+    }
     const added = compare(runs, 'weft', 'none', 'stream', (r) => r.stream!.medianFirstChunkUs);
     const base = runs.filter((r) => r.config === 'none' && r.status === 'ok' && r.stream).map((r) => r.stream!.medianFirstChunkUs);
     const measured =
       `${signed(added.median)} µs; slower in ${added.higher} of ${added.slices} slices (chance ${fmt(added.pHigher, 3)} if level) ` +
       `and in ${added.processesHigher} of ${added.processes} processes; baseline's slice medians p10–p90 ` +
       `${fmt(percentile(base, 10), 1)}–${fmt(percentile(base, 90), 1)} µs`;
-    const verdict = added.slices < MIN_SLICES ? 'UNKNOWN' : added.higherBeyondChance ? 'FAIL' : 'PASS';
-    return [{ goal, measured, verdict }];
-  });
+    checks.push({ goal, measured, verdict: added.slices < MIN_SLICES ? 'UNKNOWN' : added.higherBeyondChance ? 'FAIL' : 'PASS' });
+  }
+  return checks;
 }
 
 /**

@@ -126,7 +126,7 @@ function orderFor(slice: number): Config[] {
 
 const MODES = ['plain', 'stream'] as const;
 
-/** Starts one configuration's child and waits for its warm-up; undefined, and why, when it failed. */
+/** Starts one configuration's child and waits for its warm-up; or why it could not. */
 async function startConfig(
   transport: Transport,
   openai: string,
@@ -198,9 +198,10 @@ export async function benchPerCall(opts: PerCallOptions, chat: ChatServer, sink:
   for (let processIndex = 0; processIndex < opts.processes; processIndex++) {
     for (const transport of TRANSPORTS) {
       for (const openai of OPENAI_PACKAGES) {
+        const keyOf = (config: Config) => `${transport}/${openai}/${config}`;
         const children = new Map<Config, ServingChild>();
         for (const config of CONFIGS) {
-          const key = `${transport}/${openai}/${config}`;
+          const key = keyOf(config);
           if (gaveUp.has(key) || (opts.only && !opts.only.includes(config))) continue;
           const { child, error } = await startConfig(transport, openai, config, opts, chat, sink);
           if (child) children.set(config, child);
@@ -216,7 +217,7 @@ export async function benchPerCall(opts: PerCallOptions, chat: ChatServer, sink:
           const slice = processIndex * opts.slices + s;
           for (const config of orderFor(slice)) {
             const child = children.get(config);
-            const key = `${transport}/${openai}/${config}`;
+            const key = keyOf(config);
             if (!child || gaveUp.has(key)) continue;
             const run = await runSlice(child, { openai, transport, config, process: processIndex, slice }, opts.counts[transport].calls, sink);
             runs.push(run);
@@ -228,8 +229,7 @@ export async function benchPerCall(opts: PerCallOptions, chat: ChatServer, sink:
           log(`  process ${processIndex + 1}/${opts.processes}, slice ${s + 1}/${opts.slices}: ${transport} ${openai}`);
         }
         for (const [config, child] of children) {
-          const key = `${transport}/${openai}/${config}`;
-          if (!gaveUp.has(key)) await child.ask({ stop: true }).catch(() => undefined);
+          if (!gaveUp.has(keyOf(config))) await child.ask({ stop: true }).catch(() => undefined);
           child.kill();
         }
       }
@@ -347,7 +347,8 @@ export function printPerCall(result: PerCallResult): void {
     }
   }
   const rows: string[][] = [];
-  // Over loopback sockets only: an in-memory reply arrives whole, so it has no first chunk worth timing.
+  // Over loopback sockets only: the real wait for a first chunk. In memory the reply arrives whole; what weft adds
+  // before the first chunk there is judged in the goals table.
   const loopback = result.runs.filter((r) => r.transport === 'loopback');
   for (const openai of OPENAI_PACKAGES) {
     const figures = figuresFor(

@@ -95,7 +95,6 @@ async function timed(call, calls) {
 // `job.modes` narrows a run to one mode: the instruction-count bench runs each mode in its own child.
 const CALLS = { plain: plainCall, stream: streamedCall };
 const modes = job.modes ?? ['plain', 'stream'];
-const report = (extra) => ({ ...extra, dropped: configured.handle ? configured.handle.droppedSpans : null });
 
 /** One run: warm-up, then the timed calls of each mode; prints one JSON line. */
 async function runOnce() {
@@ -107,19 +106,19 @@ async function runOnce() {
     markCounters();
   }
   await configured.shutdown();
-  process.stdout.write(`${JSON.stringify(report(result))}\n`);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
 /**
  * Served over IPC (`job.serve`): warm up every mode, say `ready`, then time one slice of calls per message
  * (`{ mode, calls }`), so that the parent can interleave slices of every configuration in small steps and the
- * machine's drift falls on all of them alike. `{ stop: true }` shuts down and reports what was dropped.
+ * machine's drift falls on all of them alike. `{ stop: true }` shuts down (flushing) and answers `{ stopped: true }`.
  */
 async function serve() {
   for (const mode of modes) await warmUp(CALLS[mode], job.warmup);
   process.on('message', (message) => {
     const work = message.stop
-      ? configured.shutdown().then(() => report({ stopped: true }))
+      ? configured.shutdown().then(() => ({ stopped: true }))
       : timed(CALLS[message.mode], message.calls);
     work.then(
       (reply) => {
