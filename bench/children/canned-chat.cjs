@@ -13,32 +13,40 @@ const plainReply = JSON.stringify({
   object: 'chat.completion',
   created: 1_700_000_000,
   model: MODEL,
+  service_tier: 'default',
   choices: [{ index: 0, message: { role: 'assistant', content: WORDS.join(' '), refusal: null }, finish_reason: 'stop', logprobs: null }],
   usage: USAGE,
   system_fingerprint: 'fp_bench',
 });
 
-function chunk(delta, finish, usage) {
+// Shaped as OpenAI streams chunks today: `service_tier`, and with `stream_options.include_usage` a `usage` key on
+// every chunk (null but on the last, usage-only one), followed by the `obfuscation` padding OpenAI adds by default.
+function chunk(delta, finish, includeUsage, usage) {
   const body = {
     id: 'chatcmpl-bench',
     object: 'chat.completion.chunk',
     created: 1_700_000_000,
     model: MODEL,
+    service_tier: 'default',
     system_fingerprint: 'fp_bench',
-    choices: usage ? [] : [{ index: 0, delta, finish_reason: finish, logprobs: null }],
-    ...(usage ? { usage } : {}),
+    choices: usage ? [] : [{ index: 0, delta, logprobs: null, finish_reason: finish }],
   };
+  if (includeUsage) body.usage = usage ?? null;
+  body.obfuscation = 'Xq3';
   return `data: ${JSON.stringify(body)}\n\n`;
 }
 
-const firstChunk = chunk({ role: 'assistant', content: '' }, null);
-const contentChunks = [...WORDS.map((w, i) => chunk({ content: i === 0 ? w : ` ${w}` }, null)), chunk({}, 'stop')].join('');
-const usageChunk = chunk({}, null, USAGE);
-const done = 'data: [DONE]\n\n';
+function streamOf(includeUsage) {
+  const first = chunk({ role: 'assistant', content: '' }, null, includeUsage);
+  const words = WORDS.map((w, i) => chunk({ content: i === 0 ? w : ` ${w}` }, null, includeUsage));
+  const rest = [...words, chunk({}, 'stop', includeUsage), includeUsage ? chunk({}, null, true, USAGE) : '', 'data: [DONE]\n\n'].join('');
+  return { first, rest };
+}
+const streams = { false: streamOf(false), true: streamOf(true) };
 
-/** The rest of a streamed reply after its first chunk; the usage chunk only when the request asked for it. */
-function restOfStream(includeUsage) {
-  return contentChunks + (includeUsage ? usageChunk : '') + done;
+/** A streamed reply's first chunk, which goes out on its own, and the rest; the usage chunk only when asked for. */
+function streamedReply(includeUsage) {
+  return streams[includeUsage === true];
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -48,7 +56,8 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-
 async function memoryFetch(_url, init) {
   const body = JSON.parse(init.body);
   if (!body.stream) return new Response(plainReply, { status: 200, headers: JSON_HEADERS });
-  return new Response(firstChunk + restOfStream(body.stream_options?.include_usage === true), { status: 200, headers: SSE_HEADERS });
+  const { first, rest } = streamedReply(body.stream_options?.include_usage === true);
+  return new Response(first + rest, { status: 200, headers: SSE_HEADERS });
 }
 
-module.exports = { plainReply, firstChunk, restOfStream, memoryFetch, JSON_HEADERS, SSE_HEADERS, STREAM_WORDS: WORDS.length };
+module.exports = { plainReply, streamedReply, memoryFetch, JSON_HEADERS, SSE_HEADERS, STREAM_WORDS: WORDS.length };

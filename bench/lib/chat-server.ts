@@ -13,8 +13,7 @@ export interface ChatServer {
 
 const canned = createRequire(import.meta.url)('../children/canned-chat.cjs') as {
   plainReply: string;
-  firstChunk: string;
-  restOfStream: (includeUsage: boolean) => string;
+  streamedReply: (includeUsage: boolean) => { first: string; rest: string };
   JSON_HEADERS: Record<string, string>;
   SSE_HEADERS: Record<string, string>;
   STREAM_WORDS: number;
@@ -39,8 +38,8 @@ function answer(req: IncomingMessage, res: ServerResponse, raw: string): void {
     // The first chunk goes out on its own so that time to first chunk measures the client side, not the
     // size of one big write; the rest follows on the next turn of the server's event loop.
     res.writeHead(200, canned.SSE_HEADERS);
-    res.write(canned.firstChunk);
-    const rest = canned.restOfStream(body.stream_options?.include_usage === true);
+    const { first, rest } = canned.streamedReply(body.stream_options?.include_usage === true);
+    res.write(first);
     setImmediate(() => res.end(rest));
     return;
   }

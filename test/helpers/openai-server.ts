@@ -25,6 +25,8 @@ export interface ScriptedCompletion {
   choices: ScriptedChoice[];
   usage?: Record<string, unknown>;
   systemFingerprint?: string;
+  /** Streams only: an `obfuscation` padding string on every chunk, after `usage`, as OpenAI's own streams have by default. */
+  obfuscation?: string;
   /** Streams only: send this many chunks, then destroy the connection (a stream cut mid-way). */
   cutAfterChunks?: number;
   /** Streams only: send this many chunks, then keep the response open until the client goes away. */
@@ -199,6 +201,7 @@ function chunk(reply: ScriptedCompletion, choices: unknown[], withNullUsage: boo
   if (reply.systemFingerprint) out.system_fingerprint = reply.systemFingerprint;
   out.choices = choices;
   if (withNullUsage) out.usage = null;
+  if (reply.obfuscation !== undefined) out.obfuscation = reply.obfuscation;
   return out;
 }
 

@@ -6,8 +6,9 @@ import { HELLO } from '../helpers/openai-server.js';
 import { API_KEY, type Harness, startHarness } from './harness.js';
 
 /**
- * Chunks that belong to the app — here frozen, as a cache of replies might keep them — pass through a traced
- * stream untouched: weft hides what it asked for without writing to them.
+ * Chunks that are not the SDK's plain parsed objects pass through a traced stream as what they are: frozen ones (as a
+ * cache of replies might keep them) untouched, weft hiding what it asked for without writing to them; instances of a
+ * class as the same instances, the usage weft asked for taken out in place.
  */
 
 let h: Harness;
@@ -43,6 +44,42 @@ describe('a traced stream of chunks the app owns', () => {
     for (const chunk of owned.slice(0, 5)) expect(chunk).toHaveProperty('usage', null);
     const [span] = await h.spans(1);
     expect(span?.status.code).toBe(0);
+    expect(span?.attributes['llm.usage.total_tokens']).toBe(15);
+  });
+
+  it('keeps chunks of a class as the same instances, without the usage weft asked for', async () => {
+    h.server.reply(HELLO);
+    const upstream = new OpenAIv6({ baseURL: h.server.baseURL, apiKey: API_KEY, maxRetries: 0 });
+    class Chunk {
+      constructor(fields: object) {
+        Object.assign(this, fields);
+      }
+      describe(): string {
+        return `chunk ${(this as { id?: string }).id}`;
+      }
+    }
+    const made: Chunk[] = [];
+    async function* classChunks(request: Parameters<typeof upstream.chat.completions.create>[0]) {
+      const stream = await upstream.chat.completions.create({ ...request, stream: true });
+      for await (const chunk of stream) {
+        made.push(new Chunk(chunk));
+        yield made.at(-1) as Chunk;
+      }
+    }
+    const request = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'hi' }], stream: true as const };
+    const stream = traceChatCompletion(trace.getTracer('app'), request, (sent) => classChunks(sent as typeof request));
+
+    const seen: unknown[] = [];
+    for await (const chunk of stream) seen.push(chunk);
+
+    expect(made).toHaveLength(6);
+    expect(seen).toEqual(made.slice(0, 5));
+    seen.forEach((chunk, i) => {
+      expect(chunk).toBe(made[i]);
+      expect(chunk).not.toHaveProperty('usage');
+      expect((chunk as Chunk).describe()).toBe('chunk chatcmpl-hello');
+    });
+    const [span] = await h.spans(1);
     expect(span?.attributes['llm.usage.total_tokens']).toBe(15);
   });
 });

@@ -438,6 +438,8 @@ describe('the caller sees the same chunks with and without weft', () => {
     id: 'chatcmpl-same',
     model: 'gpt-4o-mini',
     systemFingerprint: 'fp_same',
+    // After `usage` on every chunk, as in OpenAI's streams: the key weft takes out is not the last one.
+    obfuscation: 'pAd',
     choices: [
       { content: ['Let me ', 'check.'], toolCalls: [{ id: 'call_9', name: 'lookup', arguments: ['{"q":', '"x"}'] }], finishReason: 'tool_calls' },
       { content: ['Sure', '!'], finishReason: 'stop' },

@@ -152,9 +152,8 @@ export class ChatCallRecorder implements ChatCall {
   }
 
   /**
-   * Records one chunk; returns what the caller gets: the chunk without the `usage: null` weft asked for, or
-   * {@link HIDE_CHUNK} for the usage-only chunk. That field goes from the chunk itself, which the SDK has just
-   * parsed; a chunk that cannot be changed (frozen, say) is copied instead of throwing into the app.
+   * Records one chunk; returns what the caller gets: the chunk without the `usage: null` weft asked for (see
+   * {@link withoutUsage}), or {@link HIDE_CHUNK} for the usage-only chunk.
    */
   onChunk(chunk: unknown): unknown {
     // On the path of every chunk: no closure, no allocation beyond what the accumulator keeps.
@@ -172,11 +171,7 @@ export class ChatCallRecorder implements ChatCall {
     const { choices, usage } = chunk as { choices?: unknown; usage?: unknown };
     if (usage && Array.isArray(choices) && choices.length === 0) return HIDE_CHUNK;
     // With include_usage every other chunk carries `usage: null`, which the caller would not have seen.
-    if (usage === null && !Reflect.deleteProperty(chunk, 'usage')) {
-      const { usage: _added, ...shown } = chunk as { usage?: unknown };
-      return shown;
-    }
-    return chunk;
+    return usage === null ? withoutUsage(chunk) : chunk;
   }
 
   /**
@@ -254,6 +249,20 @@ export class ChatCallRecorder implements ChatCall {
       reportInternalError(kind, error);
     }
   }
+}
+
+/**
+ * `chunk` without its `usage` key. A plain object, as the SDK parses each chunk, is copied with its other keys in
+ * their order: deleting a key other than the last one turns an object into a slow dictionary-mode one, for weft and
+ * for the app to read, and in OpenAI's own streams `obfuscation` follows `usage` (deleting cost 36 µs more per
+ * 20-chunk stream than with `usage` last, on Node 20). An instance of some class loses the key in place and keeps its
+ * prototype, unless it cannot be changed (frozen, say), when it is copied instead of throwing into the app.
+ */
+function withoutUsage(chunk: object): object {
+  const prototype: unknown = Object.getPrototypeOf(chunk);
+  if (prototype !== Object.prototype && prototype !== null && Reflect.deleteProperty(chunk, 'usage')) return chunk;
+  const { usage: _added, ...shown } = chunk as { usage?: unknown };
+  return shown;
 }
 
 function abortReason(signal: AbortSignal): unknown {
