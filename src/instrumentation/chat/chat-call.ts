@@ -156,7 +156,8 @@ export class ChatCallRecorder implements ChatCall {
    * {@link withoutUsage}), or {@link HIDE_CHUNK} for the usage-only chunk.
    */
   onChunk(chunk: unknown): unknown {
-    // On the path of every chunk: no closure, no allocation beyond what the accumulator keeps.
+    // On the path of every chunk: no closure; no allocation beyond what the accumulator keeps and, when weft asked
+    // for usage, the copy that hides it.
     if (!this.done) {
       try {
         this.firstChunkAt ??= performance.now();
@@ -255,12 +256,11 @@ export class ChatCallRecorder implements ChatCall {
  * `chunk` without its `usage` key. A plain object, as the SDK parses each chunk, is copied with its other keys in
  * their order: deleting a key other than the last one turns an object into a slow dictionary-mode one, for weft and
  * for the app to read, and in OpenAI's own streams `obfuscation` follows `usage` (deleting cost 36 µs more per
- * 20-chunk stream than with `usage` last, on Node 20). An instance of some class loses the key in place and keeps its
- * prototype, unless it cannot be changed (frozen, say), when it is copied instead of throwing into the app.
+ * 20-chunk stream than with `usage` last, on Node 20). Any other object (a class's instance) loses the key in place
+ * and keeps its prototype, unless it cannot be changed (frozen, say): then it is copied instead of throwing into the app.
  */
 function withoutUsage(chunk: object): object {
-  const prototype: unknown = Object.getPrototypeOf(chunk);
-  if (prototype !== Object.prototype && prototype !== null && Reflect.deleteProperty(chunk, 'usage')) return chunk;
+  if (Object.getPrototypeOf(chunk) !== Object.prototype && Reflect.deleteProperty(chunk, 'usage')) return chunk;
   const { usage: _added, ...shown } = chunk as { usage?: unknown };
   return shown;
 }
