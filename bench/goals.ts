@@ -99,16 +99,17 @@ function compare(runs: PerCallRun[], config: Config, other: Config, mode: Mode, 
   const byProcess = [...new Set(pairs.map((p) => p.process))].map((proc) => median(pairs.filter((p) => p.process === proc).map((p) => p.diff)));
   const higher = diffs.filter((d) => d > 0).length;
   const lower = diffs.filter((d) => d < 0).length;
+  const pHigher = signTestP(higher, diffs.length);
   const enough = diffs.length >= MIN_SLICES;
   return {
     median: median(diffs),
     slices: diffs.length,
     higher,
     lower,
-    pHigher: signTestP(higher, diffs.length),
+    pHigher,
     processes: byProcess.length,
     processesHigher: byProcess.filter((m) => m > 0).length,
-    higherBeyondChance: enough && signTestP(higher, diffs.length) < SIGNIFICANT && byProcess.every((m) => m > 0),
+    higherBeyondChance: enough && pHigher < SIGNIFICANT && byProcess.every((m) => m > 0),
     lowerBeyondChance: enough && signTestP(lower, diffs.length) < SIGNIFICANT && byProcess.every((m) => m < 0),
   };
 }

@@ -42,11 +42,12 @@ function streamOf(includeUsage) {
   const rest = [...words, chunk({}, 'stop', includeUsage), includeUsage ? chunk({}, null, true, USAGE) : '', 'data: [DONE]\n\n'].join('');
   return { first, rest };
 }
-const streams = { false: streamOf(false), true: streamOf(true) };
+const streamWithUsage = streamOf(true);
+const streamWithoutUsage = streamOf(false);
 
 /** A streamed reply's first chunk, which goes out on its own, and the rest; the usage chunk only when asked for. */
 function streamedReply(includeUsage) {
-  return streams[includeUsage === true];
+  return includeUsage ? streamWithUsage : streamWithoutUsage;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
