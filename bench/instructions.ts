@@ -45,6 +45,8 @@ interface Count {
   detail: string;
   /** Instructions per timed call, the flush of their spans included; absent unless the run succeeded. */
   instructionsPerCall?: number;
+  /** Full GCs that V8 started itself inside the window (the forced one at its end aside): each adds about its cost / calls. */
+  fullGCs?: number;
 }
 
 /** The total instruction count (`Ir`) of one callgrind dump file. */
@@ -54,6 +56,9 @@ function totalInstructions(dumpFile: string): number {
   return Number(line[1]);
 }
 
+/** Runs started so far: numbers each run's dump files. */
+let runs = 0;
+
 /**
  * One child under callgrind. The child marks two points (see `markCounters` in children/percall.cjs), after
  * its warm-up and after its timed calls and flush, and callgrind dumps its counters at each: dump 2 holds the
@@ -61,7 +66,8 @@ function totalInstructions(dumpFile: string): number {
  */
 async function count(openai: string, config: Config, mode: Mode, dir: string): Promise<Count> {
   const sink = await startOtlpSink();
-  const outFile = join(dir, `${openai}-${config}-${mode}.out`);
+  // Numbered: with --repeat, runs of one configuration go on at the same time and must not share dump files.
+  const outFile = join(dir, `${openai}-${config}-${mode}-${++runs}.out`);
   const job = {
     config,
     openai,
@@ -77,9 +83,13 @@ async function count(openai: string, config: Config, mode: Mode, dir: string): P
   const base = { openai, config, mode };
   try {
     // Single-threaded: V8 then compiles and collects on the main thread, the same way in every run, rather than
-    // on helper threads whose interleaving under valgrind varies from run to run.
-    const nodeArgs = ['--expose-gc', '--single-threaded'];
-    const outcome = await runChild('percall.cjs', job, { wrapper, nodeArgs, timeoutMs: 60 * 60_000 });
+    // on helper threads whose interleaving under valgrind varies from run to run. A large old generation from the
+    // start: V8 schedules full GCs from how fast it measures allocation and collection to be, in time, and under
+    // valgrind's slowdown Node 24 started 0 to 9 of them in 3,000 streamed calls, depending on the configuration and
+    // the run (0 or 2 to 3 over the whole run, untraced). Each one puts its whole cost into one count. Without them,
+    // every count pays for collecting its garbage in the forced GC at the end of the window, as under Node 20.
+    const nodeArgs = ['--expose-gc', '--single-threaded', '--initial-old-space-size=512'];
+    const outcome = await runChild<Record<Mode, { fullGCs?: number }>>('percall.cjs', job, { wrapper, nodeArgs, timeoutMs: 60 * 60_000 });
     const tally = sink.drain();
     const makesSpans = config !== 'none' && config !== 'context';
     const expected = makesSpans ? warmup + calls : 0;
@@ -88,7 +98,8 @@ async function count(openai: string, config: Config, mode: Mode, dir: string): P
     const withModel = spansWithModel(tally.spans);
     if (withModel < expected) return { ...base, status: 'lost', detail: `${expected - withModel} of ${expected} spans missing or without a model` };
     if (!existsSync(`${outFile}.2`) || existsSync(`${outFile}.3`)) return { ...base, status: 'failed', detail: 'callgrind did not dump exactly twice' };
-    return { ...base, status: 'ok', detail: '', instructionsPerCall: totalInstructions(`${outFile}.2`) / calls };
+    const fullGCs = outcome.value[mode]?.fullGCs;
+    return { ...base, status: 'ok', detail: '', instructionsPerCall: totalInstructions(`${outFile}.2`) / calls, fullGCs };
   } finally {
     await sink.close();
   }
@@ -131,13 +142,17 @@ function printCounts(counts: Count[], versions: Record<string, string>): void {
           return [k(c.instructionsPerCall), config === 'none' ? '-' : k(a), config === 'none' ? '-' : ratio(a / best(mode))];
         });
         const bad = MODES.map((m) => of(config, m)).find((c) => c && c.status !== 'ok');
-        return [LABEL[config] ?? config, ...cells, bad ? `${bad.status.toUpperCase()}: ${bad.detail}` : 'ok'];
+        const fullGCs = MODES.map((m) => of(config, m)?.fullGCs ?? '-').join(' / ');
+        return [LABEL[config] ?? config, ...cells, fullGCs, bad ? `${bad.status.toUpperCase()}: ${bad.detail}` : 'ok'];
       });
     printTable(
       `Instructions per call (callgrind, in-memory fetch): ${openai}@${versions[openai] ?? '?'}, after ${warmup} warm-up calls, over ${calls} calls`,
-      ['configuration', ...MODES.flatMap((m) => [m === 'plain' ? 'plain' : 'streamed', 'added', 'vs best peer']), 'exported'],
+      ['configuration', ...MODES.flatMap((m) => [m === 'plain' ? 'plain' : 'streamed', 'added', 'vs best peer']), 'full GCs', 'exported'],
       rows,
-      ['Counted, not timed: the figures do not move with the machine\'s load. The flush that exports the spans is included.'],
+      [
+        'Counted, not timed: the figures do not move with the machine\'s load. The flush that exports the spans is included.',
+        'Full GCs: those V8 started inside the window, per mode. Each adds its whole cost to that count; compare counts with the same number.',
+      ],
     );
   }
 }
@@ -153,7 +168,8 @@ async function main(): Promise<void> {
       only.flatMap((config) =>
         MODES.flatMap((mode) => Array.from({ length: repeat }, () => mode)).map((mode) => async () => {
           const c = await count(openai, config, mode, dir);
-          log(`  ${openai} ${config} ${mode}: ${c.status}${c.instructionsPerCall ? ` ${Math.round(c.instructionsPerCall)} instructions/call` : ` (${c.detail})`}`);
+          const counted = ` ${Math.round(c.instructionsPerCall ?? 0)} instructions/call, ${c.fullGCs ?? '?'} full GC(s) in the window`;
+          log(`  ${openai} ${config} ${mode}: ${c.status}${c.instructionsPerCall ? counted : ` (${c.detail})`}`);
           return c;
         }),
       ),

@@ -54,6 +54,16 @@ const markCounters = job.markCounters
     }
   : () => {};
 
+// Also under callgrind: how many full GCs V8 started by itself inside the window. Each puts its whole cost into one
+// count (under Node 24, before the count bench gave V8 a large old generation, 300k to 700k instructions a call).
+const v8 = require('node:v8');
+const watchFullGCs = () => {
+  if (!job.markCounters) return () => undefined;
+  const profiler = new v8.GCProfiler();
+  profiler.start();
+  return () => profiler.stop().statistics.filter((gc) => gc.gcType === 'MarkSweepCompact').length;
+};
+
 const yieldToLoop = job.transport === 'memory' ? () => new Promise((resolve) => setImmediate(resolve)) : async () => {};
 
 async function warmUp(call, calls) {
@@ -102,7 +112,9 @@ async function runOnce() {
   for (const mode of modes) {
     await warmUp(CALLS[mode], job.warmup);
     markCounters();
+    const fullGCs = watchFullGCs();
     result[mode] = await timed(CALLS[mode], job.calls);
+    result[mode].fullGCs = fullGCs();
     markCounters();
   }
   await configured.shutdown();
