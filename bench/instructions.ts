@@ -86,8 +86,9 @@ async function count(openai: string, config: Config, mode: Mode, dir: string): P
     // on helper threads whose interleaving under valgrind varies from run to run. A large old generation from the
     // start: V8 schedules full GCs from how fast it measures allocation and collection to be, in time, and under
     // valgrind's slowdown Node 24 started 0 to 9 of them in 3,000 streamed calls, depending on the configuration and
-    // the run (outside valgrind, 2 or 3 over the whole run, warm-up included). Each puts its whole cost into one count. Without them,
-    // every count pays for collecting its garbage in the forced GC at the end of the window, as under Node 20.
+    // the run (outside valgrind, 2 or 3 over the whole run, warm-up included). Each puts its whole cost into one
+    // count. Without them, every count pays for collecting its garbage in the forced GC at the end of the window, as
+    // under Node 20.
     const nodeArgs = ['--expose-gc', '--single-threaded', '--initial-old-space-size=512'];
     const outcome = await runChild<Record<Mode, { fullGCs?: number }>>('percall.cjs', job, { wrapper, nodeArgs, timeoutMs: 60 * 60_000 });
     const tally = sink.drain();
