@@ -1,6 +1,6 @@
-// The one canned chat reply of the per-call benchmark, as JSON and as server-sent events, and a `fetch` that
-// answers with it in memory. The loopback chat server and the in-memory transport send the same bytes, so the
-// two transports differ only in the network between client and server.
+// The one canned chat reply of the per-call benchmark, as JSON and as server-sent events, a `fetch` that answers
+// with it in memory, and the messages the benchmarks ask it with. The loopback chat server and the in-memory
+// transport send the same bytes, so the two transports differ only in the network between client and server.
 'use strict';
 
 const MODEL = 'gpt-4o-mini-2024-07-18';
@@ -50,6 +50,12 @@ function streamedReply(includeUsage) {
   return includeUsage ? streamWithUsage : streamWithoutUsage;
 }
 
+/** The messages of every timed call (`percall.cjs`, `phases.cjs`): a system prompt and a question. */
+const MESSAGES = [
+  { role: 'system', content: 'You are a terse assistant that answers benchmark questions in one sentence.' },
+  { role: 'user', content: 'Describe, in one sentence, what a quick brown fox does to a lazy dog.' },
+];
+
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
 
@@ -61,4 +67,4 @@ async function memoryFetch(_url, init) {
   return new Response(first + rest, { status: 200, headers: SSE_HEADERS });
 }
 
-module.exports = { plainReply, streamedReply, memoryFetch, JSON_HEADERS, SSE_HEADERS, STREAM_WORDS: WORDS.length };
+module.exports = { MESSAGES, plainReply, streamedReply, memoryFetch, JSON_HEADERS, SSE_HEADERS, STREAM_WORDS: WORDS.length };

@@ -5,7 +5,7 @@
 'use strict';
 
 const { setup } = require('./setups.cjs');
-const { memoryFetch } = require('./canned-chat.cjs');
+const { MESSAGES, memoryFetch } = require('./canned-chat.cjs');
 
 const job = JSON.parse(process.env.BENCH_JOB);
 const configured = setup(job.config, job.openai, job.urls);
@@ -14,14 +14,9 @@ const OpenAI = configured.openai.default ?? configured.openai;
 const transport = job.transport === 'memory' ? { fetch: memoryFetch } : {};
 const client = new OpenAI({ baseURL: job.chatBaseURL, apiKey: 'sk-bench-not-a-secret', maxRetries: 0, ...transport });
 
-const messages = [
-  { role: 'system', content: 'You are a terse assistant that answers benchmark questions in one sentence.' },
-  { role: 'user', content: 'Describe, in one sentence, what a quick brown fox does to a lazy dog.' },
-];
-
 async function plainCall() {
   const t0 = process.hrtime.bigint();
-  const reply = await client.chat.completions.create({ model: 'gpt-4o-mini', messages, temperature: 0.2, max_tokens: 64 });
+  const reply = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: MESSAGES, temperature: 0.2, max_tokens: 64 });
   const t1 = process.hrtime.bigint();
   if (!reply.choices[0]) throw new Error('empty reply');
   return { wall: Number(t1 - t0), first: 0, chunks: 0 };
@@ -29,7 +24,7 @@ async function plainCall() {
 
 async function streamedCall() {
   const t0 = process.hrtime.bigint();
-  const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages, temperature: 0.2, max_tokens: 64, stream: true });
+  const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: MESSAGES, temperature: 0.2, max_tokens: 64, stream: true });
   let first = 0n;
   let chunks = 0;
   for await (const _chunk of stream) {

@@ -13,7 +13,8 @@
 const http = require('node:http');
 const os = require('node:os');
 const { parseArgs } = require('node:util');
-const { memoryFetch } = require('./canned-chat.cjs');
+const { MESSAGES, memoryFetch } = require('./canned-chat.cjs');
+const { setup } = require('./setups.cjs');
 
 const { values: options } = parseArgs({
   options: {
@@ -33,9 +34,9 @@ const PHASES = ['create', 'wait', 'iterator', 'first next', 'whole'];
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
 /** One streamed call, timed phase by phase (ns). */
-async function streamedCall(client, messages) {
+async function streamedCall(client) {
   const t0 = process.hrtime.bigint();
-  const pending = client.chat.completions.create({ model: 'gpt-4o-mini', messages, temperature: 0.2, max_tokens: 64, stream: true });
+  const pending = client.chat.completions.create({ model: 'gpt-4o-mini', messages: MESSAGES, temperature: 0.2, max_tokens: 64, stream: true });
   const t1 = process.hrtime.bigint();
   const stream = await pending;
   const t2 = process.hrtime.bigint();
@@ -49,35 +50,29 @@ async function streamedCall(client, messages) {
 }
 
 /** Block medians per phase (µs), a turn of the event loop after each call so that the exporter runs. */
-async function block(client, messages) {
+async function block(client) {
   const phases = PHASES.map(() => []);
   for (let i = 0; i < calls; i++) {
-    const times = await streamedCall(client, messages);
+    const times = await streamedCall(client);
     for (const [p, ns] of times.entries()) phases[p].push(ns / 1000);
     await new Promise((resolve) => setImmediate(resolve));
   }
   return phases.map(median);
 }
 
-async function main(otlpOrigin) {
-  const weft = require('weft');
-  const instrumentation = new weft.OpenAIInstrumentation(options.lean ? { captureContent: false, requestStreamUsage: false } : {});
-  const handle = weft.register({ baseUrl: otlpOrigin, project: 'bench/bench', instrumentations: [instrumentation] });
-  const openai = require(options.openai);
-  if (options.openai !== 'openai') instrumentation.manuallyInstrument(openai);
-  const OpenAI = openai.default ?? openai;
+async function main(urls) {
+  // Set up as in the per-call bench; switching its one instrumentation off unpatches `openai`, the manual path too.
+  const configured = setup(options.lean ? 'weft-lean' : 'weft', options.openai, urls);
+  const [instrumentation] = configured.handle.instrumentations;
+  const OpenAI = configured.openai.default ?? configured.openai;
   const client = new OpenAI({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'sk-bench-not-a-secret', maxRetries: 0, fetch: memoryFetch });
-  const messages = [
-    { role: 'system', content: 'You are a terse assistant that answers benchmark questions in one sentence.' },
-    { role: 'user', content: 'Describe, in one sentence, what a quick brown fox does to a lazy dog.' },
-  ];
   const setWeft = (on) => (on ? instrumentation.enable() : instrumentation.disable());
 
   // Warm-up: both sides compiled and their caches filled before any block counts.
   for (let i = 0; i < 4; i++) {
     for (const on of [true, false]) {
       setWeft(on);
-      await block(client, messages);
+      await block(client);
     }
   }
   const added = PHASES.map(() => []);
@@ -85,12 +80,12 @@ async function main(otlpOrigin) {
     const medians = {};
     for (const on of pair % 2 ? [true, false] : [false, true]) {
       setWeft(on);
-      medians[on] = await block(client, messages);
+      medians[on] = await block(client);
     }
     for (const [p, value] of medians.true.entries()) added[p].push(value - medians.false[p]);
   }
   setWeft(true);
-  await handle.shutdown();
+  await configured.shutdown();
 
   const load = os.loadavg()[0].toFixed(2);
   process.stdout.write(
@@ -110,7 +105,8 @@ const receiver = http.createServer((req, res) => {
   req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
 });
 receiver.listen(0, '127.0.0.1', () => {
-  main(`http://127.0.0.1:${receiver.address().port}`)
+  const origin = `http://127.0.0.1:${receiver.address().port}`;
+  main({ origin, tracesUrl: `${origin}/otel/v1/traces` })
     .catch((error) => {
       process.exitCode = 1;
       console.error(error);
