@@ -1,9 +1,26 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DecodedSpan, SpanKindCode, StatusCodeValue } from '../../src/otlp/index.js';
+import { SpanKindCode, StatusCodeValue } from '../../src/otlp/index.js';
 import { type ChildResult, startNode } from '../helpers/child.js';
-import { HELLO, type OpenAIServer, type ScriptedCompletion, type ScriptedReply, startOpenAIServer } from '../helpers/openai-server.js';
+import { HELLO, type OpenAIServer, type ScriptedReply, startOpenAIServer } from '../helpers/openai-server.js';
 import { type OtlpReceiver, spanNamed, startOtlpReceiver } from '../helpers/otlp-receiver.js';
+import {
+  DETAILED_ATTRIBUTES,
+  DETAILED_HELLO,
+  HELLO_CUT_SHORT,
+  HELLO_OUTPUT,
+  HELLO_RESPONSE,
+  HELLO_USAGE,
+  HI_INPUT,
+  TWO_CHOICES,
+  TWO_CHOICES_ATTRIBUTES,
+  WEATHER_CALL,
+  WEATHER_CALL_ATTRIBUTES,
+  WEATHER_QUESTION,
+  WEATHER_TOOL_CALL,
+  WEATHER_TOOL_DEFINITION,
+  withContentParsed,
+} from './expected-spans.js';
 
 /**
  * Every chat scenario of issue 3 in real processes running the BUILT package, the way users start weft: one app
@@ -19,62 +36,8 @@ const WEFT_API_KEY = 'weft-child-scenarios-key-9876543210';
 /** Far above a run's second or so: a child still running then is stuck (on a stream that never ends, say). */
 const CHILD_TIME_LIMIT_MS = 15_000;
 
-const USER_HI = [{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }];
-const WEATHER_QUESTION = { role: 'user', parts: [{ type: 'text', content: 'Weather in Paris?' }] };
-const WEATHER_TOOL_DEFINITION = {
-  type: 'function',
-  name: 'get_weather',
-  description: 'Current weather for a city',
-  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-};
-const WEATHER_TOOL_CALL = { type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } };
-const HELLO_OUTPUT = [{ role: 'assistant', parts: [{ type: 'text', content: 'Hello there!' }], finish_reason: 'stop' }];
-const HELLO_RESPONSE = {
-  'gen_ai.response.id': 'chatcmpl-hello',
-  'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
-  'gen_ai.response.finish_reasons': ['stop'],
-};
-const HELLO_USAGE = { 'gen_ai.usage.input_tokens': 12, 'gen_ai.usage.output_tokens': 3, 'llm.usage.total_tokens': 15 };
-/** What a HELLO stream stopped after its first text chunk (by `break` or an abort) records of the response. */
-const HELLO_CUT_SHORT = {
-  'gen_ai.response.id': 'chatcmpl-hello',
-  'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
-  'gen_ai.output.messages': [{ role: 'assistant', parts: [{ type: 'text', content: 'Hello' }], finish_reason: 'error' }],
-};
 /** What every stream records of its request and its first chunk. */
 const STREAMED = { 'gen_ai.request.stream': true, 'gen_ai.response.time_to_first_chunk': expect.any(Number) };
-
-const WEATHER_CALL: ScriptedCompletion = {
-  id: 'chatcmpl-tool',
-  model: 'gpt-4o-mini',
-  choices: [{ toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: ['{"ci', 'ty":"Pa', 'ris"}'] }], finishReason: 'tool_calls' }],
-  usage: { prompt_tokens: 30, completion_tokens: 9, total_tokens: 39 },
-};
-const WEATHER_CALL_ATTRIBUTES = {
-  'gen_ai.tool.definitions': [WEATHER_TOOL_DEFINITION],
-  'gen_ai.input.messages': [WEATHER_QUESTION],
-  'gen_ai.response.id': 'chatcmpl-tool',
-  'gen_ai.response.model': 'gpt-4o-mini',
-  'gen_ai.response.finish_reasons': ['tool_calls'],
-  'gen_ai.usage.input_tokens': 30,
-  'gen_ai.usage.output_tokens': 9,
-  'llm.usage.total_tokens': 39,
-  'gen_ai.output.messages': [{ role: 'assistant', parts: [WEATHER_TOOL_CALL], finish_reason: 'tool_call' }],
-};
-const TWO_CHOICES_ATTRIBUTES = {
-  'gen_ai.request.choice.count': 2,
-  'gen_ai.input.messages': USER_HI,
-  'gen_ai.response.id': 'chatcmpl-n',
-  'gen_ai.response.model': 'gpt-4o-mini',
-  'gen_ai.response.finish_reasons': ['stop', 'length'],
-  'gen_ai.usage.input_tokens': 4,
-  'gen_ai.usage.output_tokens': 4,
-  'llm.usage.total_tokens': 8,
-  'gen_ai.output.messages': [
-    { role: 'assistant', parts: [{ type: 'text', content: 'Red' }], finish_reason: 'stop' },
-    { role: 'assistant', parts: [{ type: 'text', content: 'Blue and' }], finish_reason: 'length' },
-  ],
-};
 
 interface Scenario {
   /** What the test's server answers to the scenario's request. */
@@ -90,49 +53,21 @@ interface Scenario {
 /** Every scenario the app runs (run-scenarios.cjs), by name, which is also the model it asks for. */
 const SCENARIOS: Record<string, Scenario> = {
   plain: {
-    reply: {
-      ...HELLO,
-      systemFingerprint: 'fp_abc',
-      usage: {
-        prompt_tokens: 20,
-        completion_tokens: 5,
-        total_tokens: 25,
-        prompt_tokens_details: { cached_tokens: 8 },
-        completion_tokens_details: { reasoning_tokens: 2 },
-      },
-    },
+    reply: DETAILED_HELLO,
     seen: { content: ['Hello there!'], toolCalls: [], usage: 25 },
-    attributes: {
-      'gen_ai.request.temperature': 0.3,
-      'gen_ai.request.top_p': 0.9,
-      'gen_ai.request.max_tokens': 50,
-      'gen_ai.request.frequency_penalty': 0.1,
-      'gen_ai.request.presence_penalty': 0.2,
-      'gen_ai.request.stop_sequences': ['END'],
-      'gen_ai.request.seed': 7,
-      'gen_ai.system_instructions': [{ type: 'text', content: 'You are terse.' }],
-      'gen_ai.input.messages': [{ role: 'user', parts: [{ type: 'text', content: 'Say hello' }] }],
-      ...HELLO_RESPONSE,
-      'openai.response.system_fingerprint': 'fp_abc',
-      'gen_ai.usage.input_tokens': 20,
-      'gen_ai.usage.output_tokens': 5,
-      'gen_ai.usage.cache_read.input_tokens': 8,
-      'gen_ai.usage.reasoning.output_tokens': 2,
-      'llm.usage.total_tokens': 25,
-      'gen_ai.output.messages': HELLO_OUTPUT,
-    },
+    attributes: DETAILED_ATTRIBUTES,
   },
   'stream-with-usage': {
     reply: HELLO,
     // The usage-only chunk the app asked for is the sixth.
     seen: { stream: 'Stream', chunks: 6, content: ['Hello there!'], toolCalls: [], usage: 15 },
-    attributes: { ...STREAMED, 'gen_ai.input.messages': USER_HI, ...HELLO_RESPONSE, ...HELLO_USAGE, 'gen_ai.output.messages': HELLO_OUTPUT },
+    attributes: { ...STREAMED, 'gen_ai.input.messages': HI_INPUT, ...HELLO_RESPONSE, ...HELLO_USAGE, 'gen_ai.output.messages': HELLO_OUTPUT },
   },
   'stream-without-usage': {
     reply: HELLO,
     // weft asks for usage behind the app's back; the app still sees five chunks and no usage.
     seen: { stream: 'Stream', chunks: 5, content: ['Hello there!'], toolCalls: [], usage: null },
-    attributes: { ...STREAMED, 'gen_ai.input.messages': USER_HI, ...HELLO_RESPONSE, ...HELLO_USAGE, 'gen_ai.output.messages': HELLO_OUTPUT },
+    attributes: { ...STREAMED, 'gen_ai.input.messages': HI_INPUT, ...HELLO_RESPONSE, ...HELLO_USAGE, 'gen_ai.output.messages': HELLO_OUTPUT },
   },
   'tool-call': {
     reply: WEATHER_CALL,
@@ -160,28 +95,12 @@ const SCENARIOS: Record<string, Scenario> = {
     },
   },
   'two-choices': {
-    reply: {
-      id: 'chatcmpl-n',
-      model: 'gpt-4o-mini',
-      choices: [
-        { content: 'Red', finishReason: 'stop' },
-        { content: 'Blue and', finishReason: 'length' },
-      ],
-      usage: { prompt_tokens: 4, completion_tokens: 4, total_tokens: 8 },
-    },
+    reply: TWO_CHOICES,
     seen: { content: ['Red', 'Blue and'], toolCalls: [], usage: 8 },
     attributes: TWO_CHOICES_ATTRIBUTES,
   },
   'two-choices-stream': {
-    reply: {
-      id: 'chatcmpl-n',
-      model: 'gpt-4o-mini',
-      choices: [
-        { content: ['Re', 'd'], finishReason: 'stop' },
-        { content: ['Blue', ' and'], finishReason: 'length' },
-      ],
-      usage: { prompt_tokens: 4, completion_tokens: 4, total_tokens: 8 },
-    },
+    reply: TWO_CHOICES,
     seen: { stream: 'Stream', chunks: 8, content: ['Red', 'Blue and'], toolCalls: [], usage: null },
     attributes: { ...STREAMED, ...TWO_CHOICES_ATTRIBUTES },
   },
@@ -191,32 +110,32 @@ const SCENARIOS: Record<string, Scenario> = {
     seen: {
       error: { class: 'BadRequestError', status: 400, sdkError: true, message: `400 Invalid value for 'temperature' (key ${OPENAI_API_KEY})` },
     },
-    attributes: { 'gen_ai.input.messages': USER_HI, 'error.type': 'BadRequestError', 'http.response.status_code': 400 },
+    attributes: { 'gen_ai.input.messages': HI_INPUT, 'error.type': 'BadRequestError', 'http.response.status_code': 400 },
     failure: { type: 'BadRequestError', message: "400 Invalid value for 'temperature' (key [REDACTED])" },
   },
   'rate-limited': {
     reply: { status: 429, error: { message: 'Rate limit reached', type: 'requests' } },
     seen: { error: { class: 'RateLimitError', status: 429, sdkError: true, message: '429 Rate limit reached' } },
-    attributes: { 'gen_ai.input.messages': USER_HI, 'error.type': 'RateLimitError', 'http.response.status_code': 429 },
+    attributes: { 'gen_ai.input.messages': HI_INPUT, 'error.type': 'RateLimitError', 'http.response.status_code': 429 },
     failure: { type: 'RateLimitError', message: '429 Rate limit reached' },
   },
   'server-error': {
     reply: { status: 500, error: { message: 'The server had an error', type: 'server_error' } },
     seen: { error: { class: 'InternalServerError', status: 500, sdkError: true, message: '500 The server had an error' } },
-    attributes: { 'gen_ai.input.messages': USER_HI, 'error.type': 'InternalServerError', 'http.response.status_code': 500 },
+    attributes: { 'gen_ai.input.messages': HI_INPUT, 'error.type': 'InternalServerError', 'http.response.status_code': 500 },
     failure: { type: 'InternalServerError', message: '500 The server had an error' },
   },
   'aborted-stream': {
     // The server sends two chunks and waits: only the app's abort ends the stream.
     reply: { ...HELLO, hangAfterChunks: 2 },
     seen: { stream: 'Stream', chunks: 2, content: ['Hello'], toolCalls: [], usage: null },
-    attributes: { ...STREAMED, 'gen_ai.input.messages': USER_HI, ...HELLO_CUT_SHORT, 'error.type': 'AbortError' },
+    attributes: { ...STREAMED, 'gen_ai.input.messages': HI_INPUT, ...HELLO_CUT_SHORT, 'error.type': 'AbortError' },
     failure: { type: 'AbortError', message: 'This operation was aborted' },
   },
   'abandoned-stream': {
     reply: HELLO,
     seen: { stream: 'Stream', chunks: 2, content: ['Hello'], toolCalls: [], usage: null },
-    attributes: { ...STREAMED, 'gen_ai.input.messages': USER_HI, ...HELLO_CUT_SHORT },
+    attributes: { ...STREAMED, 'gen_ai.input.messages': HI_INPUT, ...HELLO_CUT_SHORT },
   },
 };
 const SCENARIO_NAMES = Object.keys(SCENARIOS);
@@ -285,15 +204,6 @@ function summary(run: Run): Record<string, unknown> {
   return Object.fromEntries(Object.entries(run.seen).map(([name, { raw: _raw, ...rest }]) => [name, rest]));
 }
 
-const CONTENT_KEYS = ['gen_ai.input.messages', 'gen_ai.output.messages', 'gen_ai.system_instructions', 'gen_ai.tool.definitions'];
-
-/** The span's attributes with the JSON content attributes parsed (they must be strings of valid JSON). */
-function attributesOf(span: DecodedSpan): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...span.attributes };
-  for (const key of CONTENT_KEYS) if (typeof out[key] === 'string') out[key] = JSON.parse(out[key] as string);
-  return out;
-}
-
 describe.each(APPS)('%s without weft', (app) => {
   it('sees every scripted reply as the SDK gives it, the errors as the SDK’s own classes', () => {
     const run = baselines.get(app)!;
@@ -329,7 +239,7 @@ describe.each(RUNS)('$title', ({ title, app }) => {
   it.each(SCENARIO_NAMES)('records the %s call with exactly the expected attributes, status and events', (name) => {
     const scenario = SCENARIOS[name]!;
     const span = spanNamed(spans(), `chat ${name}`);
-    expect(attributesOf(span)).toEqual({
+    expect(withContentParsed(span.attributes)).toEqual({
       'gen_ai.operation.name': 'chat',
       'gen_ai.provider.name': 'openai',
       'gen_ai.request.model': name,
