@@ -1,8 +1,9 @@
-import { type Context, propagation, trace } from '@opentelemetry/api';
+import { type AttributeValue, type Context, propagation, trace } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR } from './attributes.js';
 import { BAGGAGE_KEYS, scopeOf } from './context.js';
 import { reportTracingFailure } from './failures.js';
+import { ATTR_GEN_AI_CONVERSATION_ID, ATTR_GEN_AI_OPERATION_NAME } from '../instrumentation/chat/semconv.js';
 
 /** Options of {@link WeftContextSpanProcessor}. */
 export interface WeftContextSpanProcessorOptions {
@@ -17,7 +18,9 @@ export interface WeftContextSpanProcessorOptions {
 /**
  * Copies the `withContext()` / `withThread()` values in scope onto every span as it starts: weft's own spans,
  * the instrumentation's chat spans, and any other library's. Marks the outermost span of each turn with
- * `wandb.is_turn`. `register()` installs it first in its pipeline; add it yourself to a provider of your own.
+ * `wandb.is_turn`. A GenAI span (one with `gen_ai.operation.name`, from weft or another instrumentation) also
+ * gets the thread as `gen_ai.conversation.id`, the conventions' name for it. `register()` installs it first in its
+ * pipeline; add it yourself to a provider of your own.
  *
  * @example
  * new NodeTracerProvider({ spanProcessors: [new WeftContextSpanProcessor(), weftSpanProcessor()] });
@@ -38,6 +41,7 @@ export class WeftContextSpanProcessor implements SpanProcessor {
         span.setAttributes(scope.attributes);
         const threadId = scope.values.threadId;
         if (threadId === undefined) return;
+        setConversationId(span, scope.attributes[ATTR.threadId]);
         if (scope.turn) {
           const parent = trace.getSpan(parentContext);
           if (!parent || this.threadOf.get(parent) !== threadId) span.setAttribute(ATTR.isTurn, true);
@@ -58,6 +62,7 @@ export class WeftContextSpanProcessor implements SpanProcessor {
       const entry = bag.getEntry(key);
       if (entry?.value) span.setAttribute(key, entry.value);
     }
+    setConversationId(span, bag.getEntry(BAGGAGE_KEYS.threadId)?.value);
   }
 
   onEnd(_span: ReadableSpan): void {}
@@ -69,4 +74,9 @@ export class WeftContextSpanProcessor implements SpanProcessor {
   shutdown(): Promise<void> {
     return Promise.resolve();
   }
+}
+
+/** The thread as `gen_ai.conversation.id`, on a GenAI span only: on others the name would claim what they are not. */
+function setConversationId(span: Span, threadId: AttributeValue | undefined): void {
+  if (threadId && span.attributes[ATTR_GEN_AI_OPERATION_NAME] !== undefined) span.setAttribute(ATTR_GEN_AI_CONVERSATION_ID, threadId);
 }

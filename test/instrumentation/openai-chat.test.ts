@@ -1,6 +1,7 @@
 import { context, DiagConsoleLogger, DiagLogLevel, diag, TraceFlags, trace } from '@opentelemetry/api';
 import OpenAI from 'openai';
 import { Stream } from 'openai/streaming';
+import { op, withThread } from 'weft';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SpanKindCode, StatusCodeValue } from '../../src/otlp/index.js';
 import { HELLO, type ScriptedCompletion } from '../helpers/openai-server.js';
@@ -83,6 +84,22 @@ describe('a non-streamed chat completion', () => {
     const parent = spans.find((s) => s.name === 'handle request');
     expect(chat?.parentSpanId).toBe(parent?.spanId);
     expect(chat?.traceId).toBe(parent?.traceId);
+  });
+
+  it('carries the thread of a withThread() scope, also as gen_ai.conversation.id; the op around it does not', async () => {
+    h.server.reply(HELLO);
+    const ask = op(async function ask(question: string) {
+      const completion = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: question }] });
+      return completion.choices[0]?.message.content;
+    });
+    await withThread('support-42', () => ask('hi'));
+    const spans = await h.spans(2);
+    const chat = spans.find((s) => s.name === 'chat gpt-4o-mini');
+    const turn = spans.find((s) => s.name === 'ask');
+    expect(chat?.attributes).toMatchObject({ 'wandb.thread_id': 'support-42', 'gen_ai.conversation.id': 'support-42' });
+    expect(chat?.attributes).not.toHaveProperty('wandb.is_turn');
+    expect(turn?.attributes).toMatchObject({ 'wandb.thread_id': 'support-42', 'wandb.is_turn': true });
+    expect(turn?.attributes).not.toHaveProperty('gen_ai.conversation.id');
   });
 
   it('spans the whole call: it starts before the server sees the request and ends after the last chunk', async () => {

@@ -1,4 +1,4 @@
-import { context, propagation } from '@opentelemetry/api';
+import { context, propagation, trace } from '@opentelemetry/api';
 import { op, WeftContextSpanProcessor } from 'weft';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { named, startHarness, type TracingHarness } from './harness.js';
@@ -25,5 +25,19 @@ describe('WeftContextSpanProcessor({ fromBaggage: true })', () => {
     expect(span.attributes['user.id']).toBe('u-1');
     expect(span.attributes['session.id']).toBe('s-1');
     expect(span.attributes).not.toHaveProperty('wandb.is_turn');
+    expect(span.attributes).not.toHaveProperty('gen_ai.conversation.id');
+  });
+
+  it('gives a GenAI span the thread as gen_ai.conversation.id too', async () => {
+    const incoming = propagation.extract(context.active(), { baggage: 'wandb.thread_id=thread-from-upstream' });
+    const spans = await h.capture(() =>
+      context.with(incoming, () =>
+        trace.getTracer('another-genai-library').startActiveSpan('chat some-model', { attributes: { 'gen_ai.operation.name': 'chat' } }, (s) => s.end()),
+      ),
+    );
+    expect(named(spans, 'chat some-model').attributes).toMatchObject({
+      'wandb.thread_id': 'thread-from-upstream',
+      'gen_ai.conversation.id': 'thread-from-upstream',
+    });
   });
 });

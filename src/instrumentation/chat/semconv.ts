@@ -7,6 +7,8 @@
 export const ATTR_GEN_AI_OPERATION_NAME = 'gen_ai.operation.name';
 export const ATTR_GEN_AI_PROVIDER_NAME = 'gen_ai.provider.name';
 export const ATTR_GEN_AI_OUTPUT_TYPE = 'gen_ai.output.type';
+/** Set from a `withThread()` scope by `WeftContextSpanProcessor`, on chat spans and other GenAI spans alike. */
+export const ATTR_GEN_AI_CONVERSATION_ID = 'gen_ai.conversation.id';
 
 export const ATTR_GEN_AI_REQUEST_MODEL = 'gen_ai.request.model';
 export const ATTR_GEN_AI_REQUEST_TEMPERATURE = 'gen_ai.request.temperature';
