@@ -56,6 +56,8 @@ interface ModeRun {
   firstChunkNs: number[];
   chunksPerCall: number;
   cpuUs: number;
+  /** The kernel's part of `cpuUs` (sockets, epoll, memory mapping): over loopback, most of a call's CPU. */
+  cpuSystemUs: number;
   loopNs: number;
   flushNs: number;
 }
@@ -92,6 +94,8 @@ interface ModeSummary {
   p90WallUs: number;
   medianFirstChunkUs: number;
   cpuUsPerCall: number;
+  /** The kernel's part of `cpuUsPerCall`. */
+  cpuSystemUsPerCall: number;
   chunksPerCall: number;
   flushMs: number;
   /** Percentiles rather than every call: tens of thousands of timings per run would make the file megabytes. */
@@ -111,6 +115,7 @@ function summarise(run: ModeRun, calls: number): ModeSummary {
     p90WallUs: percentile(run.wallNs, 90) / 1000,
     medianFirstChunkUs: median(run.firstChunkNs) / 1000,
     cpuUsPerCall: run.cpuUs / calls,
+    cpuSystemUsPerCall: run.cpuSystemUs / calls,
     chunksPerCall: run.chunksPerCall,
     flushMs: run.flushNs / 1e6,
     wallSpreadUs: spread(run.wallNs),

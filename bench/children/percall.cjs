@@ -92,6 +92,7 @@ async function timed(call, calls) {
     firstChunkNs: Array.from(first),
     chunksPerCall: chunks / calls,
     cpuUs: cpu.user + cpu.system,
+    cpuSystemUs: cpu.system,
     loopNs: Number(callsDone - t0),
     flushNs: Number(flushed - callsDone),
   };
