@@ -56,7 +56,7 @@ interface ModeRun {
   firstChunkNs: number[];
   chunksPerCall: number;
   cpuUs: number;
-  /** The kernel's part of `cpuUs` (sockets, epoll, memory mapping): over loopback, most of a call's CPU. */
+  /** The kernel's part of `cpuUs` (sockets, epoll, memory mapping): a small part, even over loopback (docs/PERFORMANCE.md). */
   cpuSystemUs: number;
   loopNs: number;
   flushNs: number;

@@ -4,6 +4,7 @@
 // defers work to its exporter still pays for it.
 'use strict';
 
+const v8 = require('node:v8');
 const { setup } = require('./setups.cjs');
 const { MESSAGES, memoryFetch } = require('./canned-chat.cjs');
 
@@ -51,7 +52,6 @@ const markCounters = job.markCounters
 
 // Also under callgrind: how many full GCs V8 started by itself inside the window. Each puts its whole cost into one
 // count (under Node 24, before the count bench gave V8 a large old generation, 300k to 700k instructions a call).
-const v8 = require('node:v8');
 const watchFullGCs = () => {
   if (!job.markCounters) return () => undefined;
   const profiler = new v8.GCProfiler();
