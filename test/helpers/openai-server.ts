@@ -35,6 +35,11 @@ export interface ScriptedCompletion {
   malformedAfterChunks?: number;
   /** Non-streamed only: never answer; the response stays open until the client goes away. */
   hang?: boolean;
+  /**
+   * Streams only: send the usage chunk even when `stream_options.include_usage` was not set, as the platform's
+   * inference and training services do (it defaults to true there).
+   */
+  usageUnasked?: boolean;
 }
 
 /** An error reply with an OpenAI error body. */
@@ -94,7 +99,8 @@ export async function startOpenAIServer(initial: ScriptedReply = HELLO): Promise
       const reply = typeof script === 'function' ? script(request, index) : script;
       if ('status' in reply) return sendError(res, reply);
       if (body.stream === true) {
-        const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+        const asked = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage;
+        const includeUsage = asked === true || (asked === undefined && reply.usageUnasked === true);
         const chunks = renderChunks(reply, includeUsage);
         sent.set(index, chunks);
         return sendStream(res, chunks, reply);

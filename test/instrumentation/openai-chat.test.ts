@@ -246,6 +246,32 @@ describe('a streamed chat completion', () => {
     }
   });
 
+  it('neither asks nor hides on the platform’s inference service, which sends usage unasked', async () => {
+    // The hosted inference service's own host, reached over loopback: what the app gets must not change with weft.
+    const hosted = 'https://api.inference.wandb.ai/v1';
+    const client = h.client({
+      baseURL: hosted,
+      fetch: (url: string | URL | Request, init?: RequestInit) => fetch(String(url).replace(hosted, h.server.baseURL), init),
+    });
+    h.server.reply({ ...HELLO, usageUnasked: true });
+    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+
+    expect(h.server.requests.at(-1)?.body).toEqual({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+    expect(chunks).toHaveLength(6);
+    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { total_tokens: 15 } });
+    const [span] = await h.spans(1);
+    expect(withContentParsed(span!.attributes)).toEqual({
+      ...streamedHi(),
+      'server.address': 'api.inference.wandb.ai',
+      'server.port': 443,
+      ...HELLO_RESPONSE,
+      ...HELLO_USAGE,
+      'gen_ai.output.messages': HELLO_OUTPUT,
+    });
+  });
+
   it('records every choice of a multi-choice stream', async () => {
     h.server.reply(TWO_CHOICES);
     const stream = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, n: 2, stream: true });

@@ -49,7 +49,8 @@ export interface ChatTracingConfig {
   /**
    * On streamed calls that did not ask for usage, ask for it (`stream_options.include_usage`) so the span
    * has token counts, and hide the extra usage-only chunk (and the `usage: null` fields that come with it)
-   * from the caller, who sees exactly the chunks they would have seen. Turn off for servers that reject
+   * from the caller, who sees exactly the chunks they would have seen. Not done for servers that send usage
+   * unasked (the platform's inference and training services). Turn off for servers that reject
    * `stream_options`. Default `true`.
    */
   requestStreamUsage?: boolean;

@@ -5,6 +5,11 @@ export interface ChatServer {
   readonly address: string | undefined;
   readonly port: number | undefined;
   readonly providerName: string;
+  /**
+   * Whether the server sends a stream's usage chunk without being asked, as the platform's inference and training
+   * services do (`stream_options.include_usage` defaults to true there): weft then neither asks nor hides.
+   */
+  readonly sendsStreamUsage: boolean;
 }
 
 // Hosts of providers with an OpenAI-compatible endpoint, by host suffix, mapped to semconv provider names.
@@ -25,6 +30,9 @@ const PROVIDERS_BY_HOST: ReadonlyArray<readonly [suffix: string, provider: strin
   ['aiplatform.googleapis.com', 'gcp.vertex_ai'],
   ['cloud.ibm.com', 'ibm.watsonx.ai'],
 ];
+
+// Hosts that send a stream's usage chunk unasked (reference training-inference.md: `include_usage` defaults to true).
+const STREAM_USAGE_BY_DEFAULT = new Set(['api.inference.wandb.ai', 'api.training.wandb.ai']);
 
 /**
  * Reads the server from a client's base URL. The provider is taken from well-known hosts; anything else
@@ -52,7 +60,8 @@ function parseServer(serverUrl: string | undefined, providerName: string | undef
       // Not a URL: record no server rather than a wrong one.
     }
   }
-  return { address, port, providerName: providerName ?? providerFor(address) };
+  const sendsStreamUsage = address !== undefined && STREAM_USAGE_BY_DEFAULT.has(address.toLowerCase());
+  return { address, port, providerName: providerName ?? providerFor(address), sendsStreamUsage };
 }
 
 function providerFor(host: string | undefined): string {

@@ -29,6 +29,12 @@ export interface TraceChatCompletionOptions<T> {
   secrets?: readonly (string | null | undefined)[];
   /** How to observe the result; default {@link settleChatResult}. */
   settle?: ChatResultSettler<T>;
+  /**
+   * The server sends a stream's usage chunk without being asked, as the platform's inference and training services
+   * do: weft then leaves the request and the chunks as they are, since hiding the usage chunk would take away one
+   * the caller gets without weft. Known hosts of those services count without it. Default: false (OpenAI's API).
+   */
+  serverSendsStreamUsage?: boolean;
 }
 
 /**
@@ -157,7 +163,12 @@ function startChatCall<T>(
     }
     span = spanStartedNow(started, parent);
   }
-  const hideUsage = config.requestStreamUsage && request.stream === true && request.stream_options?.include_usage !== true;
+  const hideUsage =
+    config.requestStreamUsage &&
+    request.stream === true &&
+    request.stream_options?.include_usage !== true &&
+    options.serverSendsStreamUsage !== true &&
+    !chatServer(options.serverUrl, options.providerName).sendsStreamUsage;
   const recorder = new ChatCallRecorder(span, hideUsage ? withUsageRequested(request) : request, snapshot, config, hideUsage);
   return { recorder, context: span.context };
 }

@@ -26,7 +26,7 @@ export function resolveChatTracing(option: ChatTracingOption | undefined): Resol
 /**
  * Runs one chat call inside the CLIENT span `chat {model}` through `traceChatCompletion`, the one code path
  * that the `openai` instrumentation uses too, so both make the same spans. `invoke` sends the request it is
- * given: for a stream the tracing may add `stream_options.include_usage`, and then hides the extra usage chunk.
+ * given. The services send a stream's usage chunk unasked, so the request and the chunks stay as the caller's.
  */
 export function traceChat<R>(
   tracing: ResolvedChatTracing,
@@ -39,6 +39,7 @@ export function traceChat<R>(
     weftTracer(),
     request as ChatCompletionRequest,
     (sent) => invoke(sent as ChatCompletionCreateParams),
-    { config: tracing, serverUrl: baseUrl },
+    // The inference and training services send a stream's usage chunk unasked: weft must not hide it.
+    { config: tracing, serverUrl: baseUrl, serverSendsStreamUsage: true },
   );
 }
