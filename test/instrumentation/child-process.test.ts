@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DecodedSpan } from '../../src/otlp/index.js';
+import { type DecodedSpan, StatusCodeValue } from '../../src/otlp/index.js';
 import { runNode } from '../helpers/child.js';
 import { HELLO, type OpenAIServer, startOpenAIServer } from '../helpers/openai-server.js';
 import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
@@ -120,5 +120,16 @@ describe('a stream the app drops unfinished', () => {
     const spans = receiver.spans();
     expect(spans.map((s) => s.name)).toEqual(['chat gpt-4o-mini']);
     expect(spans[0]?.attributes).toMatchObject({ 'gen_ai.request.stream': true, 'gen_ai.response.id': 'chatcmpl-hello' });
+  });
+
+  it('ends the span as failed once it is garbage-collected, when the app aborted it without reading it', async () => {
+    server.reply({ ...HELLO, hangAfterChunks: 2 });
+    const result = await runNode(['--expose-gc', fixture('abandoned-stream.mjs'), 'abort'], env());
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('stream collected');
+    const spans = receiver.spans();
+    expect(spans.map((s) => s.name)).toEqual(['chat gpt-4o-mini']);
+    expect(spans[0]?.status.code).toBe(StatusCodeValue.ERROR);
+    expect(spans[0]?.attributes).toMatchObject({ 'gen_ai.request.stream': true, 'error.type': 'AbortError' });
   });
 });

@@ -48,6 +48,12 @@ describe('content capture', () => {
     expect(json(attributes['gen_ai.system_instructions'])).toEqual([{ type: 'text', content: 'Be brief.' }]);
   });
 
+  it('keeps a request of system messages alone as its input messages too, which the trace service shows', async () => {
+    const attributes = await record({}, { model: 'm', messages: [{ role: 'system', content: 'Say hi.' }] });
+    expect(json(attributes['gen_ai.system_instructions'])).toEqual([{ type: 'text', content: 'Say hi.' }]);
+    expect(json(attributes['gen_ai.input.messages'])).toEqual([{ role: 'system', parts: [{ type: 'text', content: 'Say hi.' }] }]);
+  });
+
   it('records no content, and tool names without their schemas, when turned off', async () => {
     const attributes = await record({ captureContent: false });
     expect(present(attributes)).toEqual([]);

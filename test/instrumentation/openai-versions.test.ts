@@ -33,7 +33,7 @@ interface Completion {
 interface ChatClient {
   chat: {
     completions: {
-      create(body: object): Promise<AsyncIterable<unknown> & Completion> & {
+      create(body: object): Promise<AsyncIterable<unknown> & Completion & { controller: AbortController }> & {
         withResponse(): Promise<{ data: Completion; response: Response }>;
       };
     };
@@ -85,6 +85,24 @@ for (const { name, make } of majors) {
       const [span] = await h.spans(1);
       expect(span?.attributes['llm.usage.total_tokens']).toBe(15);
       expect(json(span?.attributes['gen_ai.output.messages'])).toEqual(EXPECTED_STREAM_OUTPUT);
+    });
+
+    it('fails the span when the app aborts the stream with its controller', async () => {
+      h.server.reply({ ...HELLO, hangAfterChunks: 2 });
+      const stream = await make().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+      let seen = 0;
+      try {
+        for await (const _chunk of stream) {
+          seen += 1;
+          if (seen === 2) stream.controller.abort();
+        }
+      } catch {
+        // Some releases end the loop with the abort error, others quietly.
+      }
+      expect(seen).toBe(2);
+      const [span] = await h.spans(1);
+      expect(span?.status.code).toBe(2);
+      expect(span?.attributes['error.type']).toBe('AbortError');
     });
 
     it('keeps .withResponse() working', async () => {

@@ -83,9 +83,10 @@ function inputContentAttributes(request: ChatCompletionRequest, config: Resolved
   if (instructions.length > 0) {
     set(attributes, semconv.ATTR_GEN_AI_SYSTEM_INSTRUCTIONS, serialize(instructions, config, (n) => ({ type: 'text', content: `…[${n} parts left out]` })));
   }
-  if (conversation.length > 0) {
-    set(attributes, semconv.ATTR_GEN_AI_INPUT_MESSAGES, serialize(conversation, config, droppedMessages));
-  }
+  // A request of instructions alone keeps them as its input messages too: the trace service reads the call's inputs
+  // from `gen_ai.input.messages` only, and would show the call with none.
+  const input = conversation.length > 0 ? conversation : messages;
+  if (input.length > 0) set(attributes, semconv.ATTR_GEN_AI_INPUT_MESSAGES, serialize(input, config, droppedMessages));
   return attributes;
 }
 

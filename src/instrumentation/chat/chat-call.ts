@@ -52,8 +52,9 @@ interface IteratorFactoryStream {
   controller?: { signal?: AbortSignal } | null;
 }
 
-// Holds only the recorder (never the stream), so it cannot keep an abandoned stream alive.
-const abandonedStreams = new FinalizationRegistry<ChatCallRecorder>((call) => call.finishStream(undefined));
+// Holds only the recorder (never the stream), so it cannot keep an abandoned stream alive. A stream aborted and then
+// dropped unread ends as failed: the recorder keeps the stream's signal (which holds nothing of the stream).
+const abandonedStreams = new FinalizationRegistry<ChatCallRecorder>((call) => call.finishStream(call.streamSignal));
 
 /** The {@link ChatCall} implementation: owns the span and the stream accumulator. */
 export class ChatCallRecorder implements ChatCall {
@@ -70,6 +71,8 @@ export class ChatCallRecorder implements ChatCall {
   private accumulator: ChatStreamAccumulator | undefined;
   private firstChunkAt: number | undefined;
   private readonly startedAt = performance.now();
+  /** The abort signal of the stream observed in place, if it has one: an abort is an error, even unread. */
+  streamSignal: AbortSignal | undefined;
 
   constructor(
     /** Where the span comes from; everything is recorded on it as the call ends. */
@@ -187,9 +190,11 @@ export class ChatCallRecorder implements ChatCall {
     const call = this;
     const target = stream as unknown as IteratorFactoryStream;
     try {
+      // openai's streams carry their AbortController; openai 4.0's has no iterator() factory, but has the controller.
+      const signal = typeof target.controller === 'object' ? target.controller?.signal : undefined;
+      this.streamSignal = signal;
       if (typeof target.iterator === 'function' && typeof target.controller === 'object') {
         const factory = target.iterator;
-        const signal = target.controller?.signal;
         target.iterator = function observedIteratorFactory(this: unknown, ...args: unknown[]) {
           return call.observeChunks(factory.apply(this, args), signal, stream);
         };
@@ -199,7 +204,7 @@ export class ChatCallRecorder implements ChatCall {
           configurable: true,
           writable: true,
           value: function observedAsyncIterator(this: unknown) {
-            return call.observeChunks(original.call(this), undefined, stream);
+            return call.observeChunks(original.call(this), signal, stream);
           },
         });
         const cancel = (stream as { cancel?: unknown }).cancel;
