@@ -8,6 +8,7 @@ import { devService, type Json, streamQuery } from './support.js';
 // the tests then replay those bytes to the dev service and read its answer.
 let conflicting: Buffer;
 let clean: Buffer;
+let unconvertible: Buffer;
 
 beforeAll(async () => {
   const receiver = await startOtlpReceiver();
@@ -20,6 +21,12 @@ beforeAll(async () => {
   tracer.startSpan('alone', { attributes: { output: 'done' } }).end();
   await weft.forceFlush();
   clean = receiver.requests[1]!.body;
+  // A display name that parses to an object whose toString is not a function: no rule rejects it, but turning
+  // it into text throws. The span after it must still be stored.
+  tracer.startSpan('odd', { attributes: { 'wandb.display_name': '{"toString":1}' } }).end();
+  tracer.startSpan('after', { attributes: { output: 'kept' } }).end();
+  await weft.forceFlush();
+  unconvertible = receiver.requests[2]!.body;
   await weft.shutdown();
   await receiver.close();
 });
@@ -46,6 +53,16 @@ describe('weft dev: POST /otel/v1/traces on the wire', () => {
     expect(res.status).toBe(200);
     expect(res.body.partial_success.rejected_spans).toBe(1);
     expect(res.body.partial_success.error_message).toMatch(/conflicting attribute paths.*"a\.b"/);
+  });
+
+  it('rejects only the span whose conversion fails unexpectedly and stores the others', async () => {
+    const dev = await devService();
+    const res = await exportTo(dev.url, unconvertible);
+    expect(res.status).toBe(200);
+    expect(res.body.partial_success.rejected_spans).toBe(1);
+    expect(res.body.partial_success.error_message).toMatch(/^span [0-9a-f]{16} \("odd"\): could not be converted to a call: /);
+    const calls = await streamQuery(dev.url, { project_id: 'team/wire' });
+    expect(calls.map((c) => [c.op_name, c.output])).toEqual([['after', 'kept']]);
   });
 
   it('routes spans to the project named by the resource', async () => {

@@ -4,6 +4,7 @@ import type { DevContext } from '../context.js';
 import { HttpError, sendJson } from '../http.js';
 import type { Route } from '../router.js';
 import { SpanRejected, spanProject, spanToCall } from './otel-to-call.js';
+import type { CallSchema } from './types.js';
 
 // The real service joins the first 20 rejection reasons into `error_message`.
 const MAX_REASONS = 20;
@@ -45,13 +46,19 @@ export function otelRoute(ctx: DevContext): Route {
       const projectHeader = Array.isArray(header) ? header[0] : header;
       const reasons: string[] = [];
       for (const span of spans) {
+        let call: CallSchema;
         try {
-          const call = spanToCall(span, spanProject(span, projectHeader, ctx.defaultProject));
-          ctx.write({ kind: 'call', call });
+          call = spanToCall(span, spanProject(span, projectHeader, ctx.defaultProject));
         } catch (error) {
-          if (!(error instanceof SpanRejected)) throw error;
-          reasons.push(error.message);
+          // A span the conversion did not foresee costs that span only, never the spans after it.
+          reasons.push(
+            error instanceof SpanRejected
+              ? error.message
+              : `span ${span.spanId} ("${span.name}"): could not be converted to a call: ${(error as Error).message}`,
+          );
+          continue;
         }
+        ctx.write({ kind: 'call', call });
       }
       sendJson(c.res, 200, {
         partial_success:

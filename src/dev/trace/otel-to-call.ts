@@ -31,15 +31,24 @@ function nsToIso(ns: bigint): string {
   return `${ms.slice(0, -1)}${micros}Z`;
 }
 
-// Langfuse sends an ISO string, unix nanoseconds, or float seconds.
+// The times a call can have: from the epoch to the end of year 9999 (four-digit years, as the real service's
+// datetimes). OTLP's own unsigned 64-bit span times always fall in it.
+const LATEST_NS = BigInt(Date.UTC(9999, 11, 31, 23, 59, 59, 999)) * 1_000_000n + 999_999n;
+
+function inCallRange(ns: bigint): bigint | undefined {
+  return ns >= 0n && ns <= LATEST_NS ? ns : undefined;
+}
+
+// Langfuse sends an ISO string, unix nanoseconds, or float seconds. A value that is none of these, or names
+// a time no call can have, is ignored: the span's own time stands, as a lenient service would keep it.
 function langfuseTime(value: unknown): bigint | undefined {
   if (typeof value === 'string') {
-    if (/^\d+$/.test(value)) return BigInt(value);
+    if (/^\d+$/.test(value)) return inCallRange(BigInt(value));
     const ms = Date.parse(value);
-    return Number.isNaN(ms) ? undefined : BigInt(ms) * 1_000_000n;
+    return Number.isNaN(ms) ? undefined : inCallRange(BigInt(ms) * 1_000_000n);
   }
   if (typeof value === 'number' && Number.isFinite(value)) {
-    return Number.isInteger(value) && value > 1e15 ? BigInt(value) : BigInt(Math.round(value * 1e9));
+    return inCallRange(Number.isInteger(value) && value > 1e15 ? BigInt(value) : BigInt(Math.round(value * 1e9)));
   }
   return undefined;
 }
