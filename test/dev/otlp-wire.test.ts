@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { register } from 'weft';
 import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
@@ -77,6 +77,27 @@ describe('weft dev: POST /otel/v1/traces on the wire', () => {
     const res = await exportTo(dev.url, gzipSync(clean), { 'content-encoding': 'gzip' });
     expect(res.body).toEqual({ partial_success: null });
     expect(await streamQuery(dev.url, { project_id: 'team/wire' })).toHaveLength(1);
+  });
+
+  it('answers 413 for a compressed body that decompresses past the body limit', async () => {
+    const dev = await devService({ maxBodyBytes: 64 * 1024 });
+    // Zeros compress about a thousandfold: each body is far under the limit on the wire.
+    const inflated = Buffer.alloc(64 * 1024 + 1);
+    for (const [encoding, body] of [['gzip', gzipSync(inflated)], ['deflate', deflateSync(inflated)]] as const) {
+      expect(body.length).toBeLessThan(1024);
+      const res = await exportTo(dev.url, body, { 'content-encoding': encoding });
+      expect([encoding, res.status, res.body.detail]).toEqual([
+        encoding,
+        413,
+        'Request body decompresses to more than the limit of 65536 bytes.',
+      ]);
+    }
+  });
+
+  it('accepts a compressed body that decompresses to exactly the body limit', async () => {
+    const dev = await devService({ maxBodyBytes: clean.length });
+    const res = await exportTo(dev.url, deflateSync(clean), { 'content-encoding': 'deflate' });
+    expect(res).toMatchObject({ status: 200, body: { partial_success: null } });
   });
 
   it('answers 400 with a clear message for bytes that are not an OTLP export', async () => {
