@@ -11,6 +11,7 @@ import {
   USAGE_KEYS,
   WANDB,
 } from './otel-keys.js';
+import { isoFromMicros } from './timestamps.js';
 import type { CallSchema, LLMUsage, SummaryMap } from './types.js';
 
 /** Thrown for a span the service refuses; counted in `partial_success.rejected_spans`. */
@@ -25,11 +26,7 @@ function shorten(name: string, limit: number): string {
 }
 
 // Microseconds, as the real service stores them: spans a few hundred µs apart must keep their order.
-function nsToIso(ns: bigint): string {
-  const ms = new Date(Number(ns / 1_000_000n)).toISOString();
-  const micros = ((ns / 1_000n) % 1_000n).toString().padStart(3, '0');
-  return `${ms.slice(0, -1)}${micros}Z`;
-}
+const nsToIso = (ns: bigint): string => isoFromMicros(ns / 1_000n);
 
 // The times a call can have: from the epoch to the end of year 9999 (four-digit years, as the real service's
 // datetimes). OTLP's own unsigned 64-bit span times always fall in it.
