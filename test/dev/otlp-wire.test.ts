@@ -107,6 +107,19 @@ describe('weft dev: POST /otel/v1/traces on the wire', () => {
     expect(res.body.detail).toMatch(/^Could not decode the OTLP export/);
   });
 
+  it('answers 400 for a field numbered 0, which protobuf does not allow, at the top or nested', async () => {
+    const dev = await devService();
+    const bodies = {
+      zeros: Buffer.alloc(100),
+      // resource_spans (field 1, length 2) holding a field 0.
+      nested: Buffer.from([0x0a, 0x02, 0x00, 0x00]),
+    };
+    for (const [name, body] of Object.entries(bodies)) {
+      const res = await exportTo(dev.url, body);
+      expect([name, res.status, res.body.detail]).toEqual([name, 400, expect.stringMatching(/invalid field number 0/)]);
+    }
+  });
+
   it('refuses OTLP/JSON with a 415 that says to send protobuf', async () => {
     const dev = await devService();
     const res = await exportTo(dev.url, Buffer.from('{"resourceSpans":[]}'), { 'content-type': 'application/json' });
