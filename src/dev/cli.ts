@@ -41,6 +41,26 @@ function integerOption(value: string | undefined, flag: string, min: number, max
   return n;
 }
 
+// Addresses that accept connections to 127.0.0.1 too, where weft's clients look by default.
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::']);
+
+/**
+ * What a client needs to reach the service when weft's defaults (`http://127.0.0.1:4780`) do not: the base
+ * URL of each of the three services. All three, so that the lines are right whether or not a client derives
+ * the other two from `WEFT_BASE_URL`. Empty when the defaults reach it.
+ */
+function clientSettings(service: DevService): string[] {
+  const wildcard = WILDCARD_HOSTS.has(service.host);
+  if (service.port === DEFAULT_DEV_PORT && (wildcard || service.host === DEFAULT_DEV_HOST)) return [];
+  const base = wildcard ? `http://${DEFAULT_DEV_HOST}:${service.port}` : service.url;
+  return [
+    `  weft's clients look for ${DEFAULT_DEV_HOST}:${DEFAULT_DEV_PORT} unless told otherwise; to use this service, set`,
+    `    WEFT_BASE_URL=${base}`,
+    `    WEFT_INFERENCE_BASE_URL=${base}/v1`,
+    `    WEFT_TRAINING_BASE_URL=${base}/v1`,
+  ];
+}
+
 /** A mistake on the command line; the message says which flag. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -98,6 +118,7 @@ export async function runDevCommand(argv: string[], io: CommandIo = defaultIo): 
       `  training service:  ${service.v1Url}  (/preview/...)`,
       `  auth:              ${apiKey === undefined ? 'any key accepted' : 'Bearer key required'}`,
       `  storage:           ${values.data ? `${values.data} (append-only)` : 'memory only'}`,
+      ...clientSettings(service),
       '',
     ].join('\n'),
   );

@@ -10,6 +10,8 @@ export interface RequestContext {
   params: Record<string, string>;
   /** The raw body (read once, bounded). */
   body(): Promise<Buffer>;
+  /** The bound on a body, in bytes: a handler that decompresses one holds the decompressed size to it too. */
+  maxBodyBytes: number;
   /** The body parsed as JSON; a 422 when it is not JSON. */
   json(): Promise<unknown>;
 }
@@ -120,7 +122,8 @@ export class Router {
         bodyPromise ??= readBody(req, this.maxBodyBytes);
         return bodyPromise;
       };
-      await route.handler({ req, res, method, url, params, body, json: async () => parseJson(await body()) });
+      const json = async () => parseJson(await body());
+      await route.handler({ req, res, method, url, params, body, maxBodyBytes: this.maxBodyBytes, json });
     } catch (error) {
       this.fail(res, error, style);
     }

@@ -59,7 +59,7 @@ export interface DevServiceOptions {
   log?: ((line: string) => void) | false;
   /** Milliseconds between a training job's events. Default 300, so a job ends in about two seconds. */
   trainingStepMs?: number;
-  /** Largest request body accepted, in bytes. Default 32 MiB. */
+  /** Largest request body accepted, in bytes, as sent and (for a compressed OTLP export) decompressed. Default 32 MiB. */
   maxBodyBytes?: number;
 }
 

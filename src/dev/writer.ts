@@ -2,6 +2,14 @@ import { MutationLog, type Replay } from './persistence.js';
 import { applyRecord, type DevRecord, type DevStores, snapshotRecords } from './records.js';
 import type { Evicted } from './trace/store.js';
 
+/**
+ * Evictions are told in one line per burst: the line waits until no write has evicted for this long, so that
+ * concurrent writes (each its own turn of the event loop) do not print a line per evicted trace.
+ */
+const EVICTION_QUIET_MS = 1000;
+/** Under evictions that never pause, a line at least this often. */
+const EVICTION_NOTICE_MAX_WAIT_MS = 10_000;
+
 /** The fewest superseded records worth a rewrite of the data file (so that a small file is not rewritten on every delete). */
 const MIN_SUPERSEDED_FOR_COMPACTION = 1000;
 
@@ -60,10 +68,10 @@ export interface WriterOptions {
 /**
  * The one write path of the dev service's data, trace and training alike: apply the record in memory,
  * append it to the data file, and when it pushed old traces or records out, tell the operator (one line per
- * burst, not one per trace). Replaying the data file at start takes the same path (without appending), so this is also
- * the one place that keeps the data file's books: how many of its lines are dead (deleted, replaced, evicted
- * or unreadable), and when to rewrite it from the live state (after evictions, see below, and once dead
- * lines pile up, see {@link compactionDue}).
+ * burst, not one per trace: see {@link EVICTION_QUIET_MS}). Replaying the data file at start takes the same
+ * path (without appending), so this is also the one place that keeps the data file's books: how many of its
+ * lines are dead (deleted, replaced, evicted or unreadable), and when to rewrite it from the live state (after
+ * evictions, see below, and once dead lines pile up, see {@link compactionDue}).
  *
  * @example
  * const writer = DevWriter.open(stores, { maxTraces: 10_000, maxRecords: 100_000, log, dataFile: 'traces.jsonl' });
@@ -72,6 +80,7 @@ export interface WriterOptions {
  */
 export class DevWriter {
   private evictionsSinceNotice: Evicted = { traces: 0, records: 0 };
+  private evictionNotice?: { timer: NodeJS.Timeout; since: number };
   // The data file keeps evicted traces until it is rewritten; rewriting once as many traces were evicted as
   // are kept bounds it to about twice the live data, at an amortised cost of one record per write.
   private evictedSinceCompaction = 0;
@@ -100,8 +109,9 @@ export class DevWriter {
     if (this.evictedSinceCompaction >= this.options.maxTraces || this.compactionDue()) this.compact();
   };
 
-  /** Flushes and closes the data file. */
+  /** Tells the evictions not yet told, then flushes and closes the data file. */
   close(): void {
+    this.reportEvictions();
     this.dataLog?.close();
   }
 
@@ -149,19 +159,28 @@ export class DevWriter {
   }
 
   private noticeEvictions(evicted: Evicted): void {
-    const pending = this.evictionsSinceNotice;
-    if (pending.traces + pending.records === 0) {
-      setImmediate(() => {
-        const { maxTraces } = this.options;
-        const total = this.stores.trace.evictedTraces;
-        if (pending.traces > 0) {
-          this.options.log(`evicted ${pending.traces} oldest trace(s) to keep at most ${maxTraces} (${total} evicted in total; raise --max-traces to keep more)`);
-        }
-        if (pending.records > 0) this.options.log(`evicted ${pending.records} oldest ${this.recordsBound()} (raise --max-records to keep more)`);
-        this.evictionsSinceNotice = { traces: 0, records: 0 };
-      }).unref();
+    addEvicted(this.evictionsSinceNotice, evicted);
+    const now = performance.now();
+    if (!this.evictionNotice) {
+      // Unref'd: a pending line must not keep the process alive; close() tells it instead.
+      const timer = setTimeout(() => this.reportEvictions(), EVICTION_QUIET_MS).unref();
+      this.evictionNotice = { timer, since: now };
+    } else if (now - this.evictionNotice.since < EVICTION_NOTICE_MAX_WAIT_MS) {
+      this.evictionNotice.timer.refresh();
     }
-    addEvicted(pending, evicted);
+  }
+
+  private reportEvictions(): void {
+    if (this.evictionNotice) clearTimeout(this.evictionNotice.timer);
+    this.evictionNotice = undefined;
+    const { traces, records } = this.evictionsSinceNotice;
+    this.evictionsSinceNotice = { traces: 0, records: 0 };
+    const { maxTraces } = this.options;
+    if (traces > 0) {
+      const total = this.stores.trace.evictedTraces;
+      this.options.log(`evicted ${traces} oldest trace(s) to keep at most ${maxTraces} (${total} evicted in total; raise --max-traces to keep more)`);
+    }
+    if (records > 0) this.options.log(`evicted ${records} oldest ${this.recordsBound()} (raise --max-records to keep more)`);
   }
 
   private recordsBound(): string {

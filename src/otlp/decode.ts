@@ -1,3 +1,4 @@
+import protobuf from 'protobufjs';
 import { otlpType } from './schema.js';
 
 /** OTLP span kinds, as numbers on the wire. */
@@ -125,6 +126,23 @@ function readAttributes(list: RawKeyValue[] | undefined): Record<string, Attribu
   return out;
 }
 
+// protobufjs skips a field numbered 0 as an unknown field, so that a run of zero bytes decodes as an empty
+// export; other implementations refuse it, as 0 is no field number. This walk finds one at any depth.
+function checkFieldNumbers(reader: protobuf.Reader, end: number, type: protobuf.Type): void {
+  while (reader.pos < end) {
+    const offset = reader.pos;
+    const tag = reader.uint32();
+    if (tag >>> 3 === 0) throw new Error(`invalid field number 0 at offset ${offset}`);
+    const nested = type.fieldsById[tag >>> 3]?.resolvedType;
+    if ((tag & 7) === 2 && nested instanceof protobuf.Type) {
+      const length = reader.uint32();
+      checkFieldNumbers(reader, reader.pos + length, nested);
+    } else {
+      reader.skipType(tag & 7);
+    }
+  }
+}
+
 /**
  * Decodes the body of an OTLP/HTTP protobuf trace export (`POST /v1/traces`) into plain spans.
  *
@@ -136,7 +154,9 @@ function readAttributes(list: RawKeyValue[] | undefined): Record<string, Attribu
 export function decodeTraceExport(body: Uint8Array): DecodedTraceExport {
   let message: protobuf.Message;
   try {
-    message = otlpType('ExportTraceServiceRequest').decode(body);
+    const type = otlpType('ExportTraceServiceRequest');
+    message = type.decode(body);
+    checkFieldNumbers(protobuf.Reader.create(body), body.length, type);
   } catch (error) {
     throw new OtlpDecodeError(`not an OTLP ExportTraceServiceRequest: ${(error as Error).message}`);
   }

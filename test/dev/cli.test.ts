@@ -25,6 +25,15 @@ describe('the weft command', () => {
     }
   });
 
+  it('prints the variables that point all three clients at it when it is not on the default port', async () => {
+    const { running, url } = await startDev(['--port', '0']);
+    running.child.kill('SIGTERM');
+    const result = await running.exited;
+    expect(result.stdout).toContain(
+      [`    WEFT_BASE_URL=${url}`, `    WEFT_INFERENCE_BASE_URL=${url}/v1`, `    WEFT_TRAINING_BASE_URL=${url}/v1`].join('\n'),
+    );
+  });
+
   it('requires the key given with --api-key and does not print it', async () => {
     const { running, url } = await startDev(['--port', '0', '--api-key', 'sekret-42']);
     const denied = await fetch(`${url}/calls/query_stats`, { method: 'POST', body: '{"project_id":"a/b"}' });

@@ -121,6 +121,19 @@ describe('weft dev: OTLP spans become calls as on the real service', () => {
     expect(call.ended_at).toBe('2023-11-14T22:13:21.250000Z');
   });
 
+  it('ignores a langfuse time no call can have and keeps the span\'s own times', async () => {
+    const impossible = [1e14, -1e15, '99999999999999999999999999999'];
+    const spans = impossible.map((value) =>
+      tracer.startSpan('langfuse', { startTime: [1_700_000_000, 0], attributes: { 'langfuse.startTime': value, 'langfuse.endTime': value } }),
+    );
+    for (const span of spans) span.end([1_700_000_002, 0]);
+    await weft.forceFlush();
+    const calls = await streamQuery(dev.url, { project_id: 'team/otel', filter: { call_ids: spans.map((s) => s.spanContext().spanId) } });
+    expect(calls.map((c) => [c.started_at, c.ended_at])).toEqual(
+      impossible.map(() => ['2023-11-14T22:13:20.000000Z', '2023-11-14T22:13:22.000000Z']),
+    );
+  });
+
   it('links a child span to its parent by hex ids', async () => {
     const parent = tracer.startSpan('parent');
     const child = tracer.startSpan('child', {}, trace.setSpan(context.active(), parent));

@@ -16,11 +16,11 @@ const feedbackTypes = async (client: Client) => (await client.trace.feedback.que
 describe('weft dev: feedback, costs, annotation queues and evaluation records are bounded like calls', () => {
   it('keeps the newest feedback past maxRecords, evicting the oldest, and says so', async () => {
     const lines: string[] = [];
-    const { client } = await devClient({ maxRecords: 3, log: (line) => lines.push(line) });
+    const { dev, client } = await devClient({ maxRecords: 3, log: (line) => lines.push(line) });
     await feedback(client, FIVE);
     expect(await feedbackTypes(client)).toEqual(['n2', 'n3', 'n4']);
-    await new Promise((r) => setImmediate(r));
-    expect(lines.join('\n')).toMatch(/evicted \d oldest record\(s\) to keep at most 3 of each kind/);
+    await dev.close();
+    expect(lines.join('\n')).toMatch(/evicted 2 oldest record\(s\) to keep at most 3 of each kind/);
   });
 
   it('bounds costs, annotation queues and their items, and evaluation records, each kind on its own', async () => {

@@ -81,8 +81,8 @@ describe('weft dev: annotation queues through the Client', () => {
       queue_id: id,
       call_op_name: 'answer',
       call_trace_id: expect.any(String),
-      call_started_at: '2026-01-01T00:00:00.000Z',
-      call_ended_at: '2026-01-01T00:00:01.000Z',
+      call_started_at: '2026-01-01T00:00:00.000000Z',
+      call_ended_at: '2026-01-01T00:00:01.000000Z',
       display_fields: ['output'],
       annotation_state: 'unstarted',
     });

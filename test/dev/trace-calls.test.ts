@@ -17,7 +17,7 @@ describe('weft dev: calls written through the JSON API', () => {
       inputs: { question: 'hi' },
       output: 'hello',
       parent_id: null,
-      ended_at: '2026-01-01T00:00:01.500Z',
+      ended_at: '2026-01-01T00:00:01.500000Z',
       summary: { weave: { status: 'success', latency_ms: 1500, trace_name: 'predict' } },
     });
   });
@@ -104,6 +104,30 @@ describe('weft dev: calls written through the JSON API', () => {
       query: { $expr: { $gt: [{ $getField: 'inputs.n' }, { $literal: 2 }] } },
     });
     expect(calls.map((c) => c.id)).toEqual(['b']);
+  });
+
+  it('stores call times in UTC with microseconds, whatever zone and precision they were sent with', async () => {
+    const dev = await devService();
+    await post(dev.url, '/call/start', startBody({ id: 'c', started_at: '2026-01-01T01:00:00.25+01:00' }));
+    await post(dev.url, '/call/end', endBody('c', { ended_at: '2026-01-01T00:00:01.123456789+00:00' }));
+    const read = await post(dev.url, '/call/read', { project_id: 'team/proj', id: 'c' });
+    expect(read.body.call).toMatchObject({ started_at: '2026-01-01T00:00:00.250000Z', ended_at: '2026-01-01T00:00:01.123456Z' });
+  });
+
+  it('compares times in a $expr query as instants, not as text', async () => {
+    const dev = await devService();
+    // The same day's first hour from a JavaScript client, a Python one (isoformat) and one an hour east of UTC.
+    await post(dev.url, '/call/start', startBody({ id: 'js', started_at: '2026-01-01T00:00:00.500Z' }));
+    await post(dev.url, '/call/start', startBody({ id: 'python', started_at: '2026-01-01T00:30:00+00:00' }));
+    await post(dev.url, '/call/start', startBody({ id: 'east', started_at: '2026-01-01T01:00:00+01:00' }));
+    const matching = async (op: '$gt' | '$gte' | '$eq', time: string) =>
+      (await streamQuery(dev.url, { project_id: 'team/proj', query: { $expr: { [op]: [{ $getField: 'started_at' }, { $literal: time }] } } })).map(
+        (c) => c.id,
+      );
+    expect(await matching('$gt', '2026-01-01T00:00:00Z')).toEqual(['js', 'python']);
+    expect(await matching('$gt', '2026-01-01T00:15:00.000Z')).toEqual(['python']);
+    expect(await matching('$gte', '2026-01-01T01:30:00+01:00')).toEqual(['python']);
+    expect(await matching('$eq', '2026-01-01T00:00:00Z')).toEqual(['east']);
   });
 
   it('keeps projects apart', async () => {

@@ -33,8 +33,8 @@ describe('weft dev: threads through the Client', () => {
       {
         thread_id: 'th',
         turn_count: 2,
-        start_time: '2026-01-01T00:00:00.000Z',
-        last_updated: '2026-01-01T00:00:08.000Z',
+        start_time: '2026-01-01T00:00:00.000000Z',
+        last_updated: '2026-01-01T00:00:08.000000Z',
         first_turn_id: 't1',
         last_turn_id: 't2',
         p50_turn_duration_ms: 2000,
@@ -77,7 +77,7 @@ describe('weft dev: threads through the Client', () => {
     const { client } = await devClient();
     await call(client, 'open', { thread: 'th', turn: true, start: '2026-01-01T00:00:00.000Z' });
     const [thread] = await client.trace.threads.streamQuery().collect();
-    expect(thread).toMatchObject({ turn_count: 1, last_updated: '2026-01-01T00:00:00.000Z', p50_turn_duration_ms: null });
+    expect(thread).toMatchObject({ turn_count: 1, last_updated: '2026-01-01T00:00:00.000000Z', p50_turn_duration_ms: null });
   });
 
   it('refuses to sort by a field threads do not have, naming it', async () => {

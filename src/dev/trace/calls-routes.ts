@@ -9,6 +9,7 @@ import { CALLS_FILTER } from './fields.js';
 import { groupBy } from './group-by.js';
 import { callCosts } from './usage.js';
 import { projectColumns, selectCalls } from './calls-query.js';
+import { normalizeTimestamp } from './timestamps.js';
 import type { CallSchema, CallsFilter, EndedCall, Feedback, SortBy, StartedCall } from './types.js';
 
 const str = { type: 'string' } as const;
@@ -124,12 +125,20 @@ function checkSort(sortBy: SortBy[] | null | undefined): void {
   });
 }
 
-/** Writes the start half of a call and answers `{id, trace_id}`. */
+/**
+ * Writes the start half of a call and answers `{id, trace_id}`. Its time is stored as the service returns it
+ * (UTC, microseconds), so that calls sent from other zones read back, sort and compare alike.
+ */
 function startCall(ctx: DevContext, start: StartedCall): { id: string; trace_id: string } {
   const id = start.id || uuidv7();
   const traceId = start.trace_id || uuidv7();
-  ctx.write({ kind: 'call_start', start: { ...start, id, trace_id: traceId } });
+  ctx.write({ kind: 'call_start', start: { ...start, id, trace_id: traceId, started_at: normalizeTimestamp(start.started_at) } });
   return { id, trace_id: traceId };
+}
+
+/** Writes the end half of a call, its time stored as {@link startCall} stores the start. */
+function endCall(ctx: DevContext, end: EndedCall): void {
+  ctx.write({ kind: 'call_end', end: { ...end, ended_at: normalizeTimestamp(end.ended_at) } });
 }
 
 function feedbackByCall(ctx: DevContext, projectId: string): Map<string, Feedback[]> {
@@ -153,7 +162,7 @@ export function callRoutes(ctx: DevContext): Route[] {
       path: '/call/end',
       handler: async (c) => {
         const { end } = checkBody<{ end: EndedCall }>(await c.json(), END_SPEC);
-        ctx.write({ kind: 'call_end', end });
+        endCall(ctx, end);
         sendJson(c.res, 200, {});
       },
     },
@@ -181,7 +190,7 @@ export function callRoutes(ctx: DevContext): Route[] {
         });
         const res = items.map((item) => {
           if (item.mode === 'start') return startCall(ctx, item.req.start);
-          ctx.write({ kind: 'call_end', end: item.req.end });
+          endCall(ctx, item.req.end);
           return {};
         });
         sendJson(c.res, 200, { res });

@@ -4,16 +4,22 @@ import type { DevContext } from '../context.js';
 import { HttpError, sendJson } from '../http.js';
 import type { Route } from '../router.js';
 import { SpanRejected, spanProject, spanToCall } from './otel-to-call.js';
+import type { CallSchema } from './types.js';
 
 // The real service joins the first 20 rejection reasons into `error_message`.
 const MAX_REASONS = 20;
 
-function decompress(body: Buffer, encoding: string | undefined): Buffer {
+// The body limit holds for what the body decompresses to as well: a few hundred KB of gzip can inflate to
+// gigabytes, and zlib stops at `maxOutputLength` instead of allocating them.
+function decompress(body: Buffer, encoding: string | undefined, limit: number): Buffer {
   const value = (encoding ?? 'identity').trim().toLowerCase();
   try {
-    if (value === 'gzip') return gunzipSync(body);
-    if (value === 'deflate') return inflateSync(body);
+    if (value === 'gzip') return gunzipSync(body, { maxOutputLength: limit });
+    if (value === 'deflate') return inflateSync(body, { maxOutputLength: limit });
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new HttpError(413, `Request body decompresses to more than the limit of ${limit} bytes.`);
+    }
     throw new HttpError(400, `The body is not valid ${value} data: ${(error as Error).message}`);
   }
   if (value === 'identity' || value === '') return body;
@@ -33,7 +39,7 @@ export function otelRoute(ctx: DevContext): Route {
       if (type === 'application/json') {
         throw new HttpError(415, 'OTLP/JSON is not supported: send the export as application/x-protobuf.');
       }
-      const body = decompress(await c.body(), c.req.headers['content-encoding']);
+      const body = decompress(await c.body(), c.req.headers['content-encoding'], c.maxBodyBytes);
       let spans: ReturnType<typeof decodeTraceExport>['spans'];
       try {
         spans = decodeTraceExport(body).spans;
@@ -45,13 +51,19 @@ export function otelRoute(ctx: DevContext): Route {
       const projectHeader = Array.isArray(header) ? header[0] : header;
       const reasons: string[] = [];
       for (const span of spans) {
+        let call: CallSchema;
         try {
-          const call = spanToCall(span, spanProject(span, projectHeader, ctx.defaultProject));
-          ctx.write({ kind: 'call', call });
+          call = spanToCall(span, spanProject(span, projectHeader, ctx.defaultProject));
         } catch (error) {
-          if (!(error instanceof SpanRejected)) throw error;
-          reasons.push(error.message);
+          // A span the conversion did not foresee costs that span only, never the spans after it.
+          reasons.push(
+            error instanceof SpanRejected
+              ? error.message
+              : `span ${span.spanId} ("${span.name}"): could not be converted to a call: ${(error as Error).message}`,
+          );
+          continue;
         }
+        ctx.write({ kind: 'call', call });
       }
       sendJson(c.res, 200, {
         partial_success:

@@ -11,6 +11,7 @@ import {
   USAGE_KEYS,
   WANDB,
 } from './otel-keys.js';
+import { isoFromMicros } from './timestamps.js';
 import type { CallSchema, LLMUsage, SummaryMap } from './types.js';
 
 /** Thrown for a span the service refuses; counted in `partial_success.rejected_spans`. */
@@ -25,21 +26,26 @@ function shorten(name: string, limit: number): string {
 }
 
 // Microseconds, as the real service stores them: spans a few hundred µs apart must keep their order.
-function nsToIso(ns: bigint): string {
-  const ms = new Date(Number(ns / 1_000_000n)).toISOString();
-  const micros = ((ns / 1_000n) % 1_000n).toString().padStart(3, '0');
-  return `${ms.slice(0, -1)}${micros}Z`;
+const nsToIso = (ns: bigint): string => isoFromMicros(ns / 1_000n);
+
+// The times a call can have: from the epoch to the end of year 9999 (four-digit years, as the real service's
+// datetimes). OTLP's own unsigned 64-bit span times always fall in it.
+const LATEST_NS = BigInt(Date.UTC(9999, 11, 31, 23, 59, 59, 999)) * 1_000_000n + 999_999n;
+
+function inCallRange(ns: bigint): bigint | undefined {
+  return ns >= 0n && ns <= LATEST_NS ? ns : undefined;
 }
 
-// Langfuse sends an ISO string, unix nanoseconds, or float seconds.
+// Langfuse sends an ISO string, unix nanoseconds, or float seconds. A value that is none of these, or names
+// a time no call can have, is ignored: the span's own time stands, as a lenient service would keep it.
 function langfuseTime(value: unknown): bigint | undefined {
   if (typeof value === 'string') {
-    if (/^\d+$/.test(value)) return BigInt(value);
+    if (/^\d+$/.test(value)) return inCallRange(BigInt(value));
     const ms = Date.parse(value);
-    return Number.isNaN(ms) ? undefined : BigInt(ms) * 1_000_000n;
+    return Number.isNaN(ms) ? undefined : inCallRange(BigInt(ms) * 1_000_000n);
   }
   if (typeof value === 'number' && Number.isFinite(value)) {
-    return Number.isInteger(value) && value > 1e15 ? BigInt(value) : BigInt(Math.round(value * 1e9));
+    return inCallRange(Number.isInteger(value) && value > 1e15 ? BigInt(value) : BigInt(Math.round(value * 1e9)));
   }
   return undefined;
 }

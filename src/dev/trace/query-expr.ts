@@ -1,4 +1,5 @@
 import { HttpError } from '../http.js';
+import { timestampMicros } from './timestamps.js';
 
 /** Reads a dot path (`summary.weave.status`, `inputs.x.0`) from a record; numeric parts index arrays. */
 export function getPath(record: unknown, path: string): unknown {
@@ -27,6 +28,22 @@ function convert(value: unknown, to: string): unknown {
     default:
       throw new HttpError(422, [{ loc: ['body', 'query'], msg: `Unknown $convert target "${to}"`, type: 'value_error' }]);
   }
+}
+
+type Scalar = number | string | bigint;
+
+// Two timestamps compare as the instants they name, whatever their zone or precision, as the service's
+// datetimes do (`started_at > "2026-01-01T00:00:00Z"` holds for `2026-01-01T00:00:00.500000Z`); any other
+// pair as it is.
+function comparable(a: unknown, b: unknown): [unknown, unknown] {
+  const ta = timestampMicros(a);
+  const tb = timestampMicros(b);
+  return ta !== undefined && tb !== undefined ? [ta, tb] : [a, b];
+}
+
+function same(a: unknown, b: unknown): boolean {
+  const [x, y] = comparable(a, b);
+  return typeof x === 'bigint' ? x === y : JSON.stringify(x) === JSON.stringify(y);
 }
 
 function bad(message: string): HttpError {
@@ -62,19 +79,20 @@ function evalOperand(op: unknown, record: unknown): unknown {
       return !evalOperand(args(1)[0], record);
     case '$eq': {
       const [a, b] = args(2).map((x) => evalOperand(x, record));
-      return JSON.stringify(a) === JSON.stringify(b);
+      return same(a, b);
     }
     case '$gt':
     case '$gte': {
-      const [a, b] = args(2).map((x) => evalOperand(x, record)) as [number | string, number | string];
+      const [a, b] = args(2).map((x) => evalOperand(x, record));
       if (a === null || b === null) return false;
-      return name === '$gt' ? a > b : a >= b;
+      const [x, y] = comparable(a, b) as [Scalar, Scalar];
+      return name === '$gt' ? x > y : x >= y;
     }
     case '$in': {
       const [left, list] = args(2);
       if (!Array.isArray(list)) throw bad('$in takes an operand and a list of operands');
-      const value = JSON.stringify(evalOperand(left, record));
-      return list.some((x) => JSON.stringify(evalOperand(x, record)) === value);
+      const value = evalOperand(left, record);
+      return list.some((x) => same(value, evalOperand(x, record)));
     }
     case '$contains': {
       const { input, substr, case_insensitive } = (arg ?? {}) as Record<string, unknown>;
@@ -97,18 +115,6 @@ export function matchesQuery(query: unknown, record: unknown): boolean {
   return Boolean(evalOperand((query as { $expr: unknown }).$expr, record));
 }
 
-const ISO_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/;
-
-// ISO timestamps compare as instants with microseconds, whatever their precision or zone.
-function timestampKey(value: unknown): number | undefined {
-  if (typeof value !== 'string') return undefined;
-  const m = ISO_TIME.exec(value);
-  if (!m) return undefined;
-  const seconds = Date.parse(`${m[1]}${m[3]}`);
-  if (Number.isNaN(seconds)) return undefined;
-  return seconds * 1000 + Number((m[2] ?? '').padEnd(6, '0').slice(0, 6));
-}
-
 /** Sorts records by a list of `{field, direction}`; fields may be dot paths. Stable. */
 export function sortRecords<T>(records: T[], sortBy: { field: string; direction?: string }[] | undefined): T[] {
   if (!sortBy || sortBy.length === 0) return records;
@@ -116,10 +122,8 @@ export function sortRecords<T>(records: T[], sortBy: { field: string; direction?
     if (a === b) return 0;
     if (a === undefined || a === null) return -1;
     if (b === undefined || b === null) return 1;
-    const ta = timestampKey(a);
-    const tb = timestampKey(b);
-    if (ta !== undefined && tb !== undefined) return ta === tb ? 0 : ta < tb ? -1 : 1;
-    return (a as number | string) < (b as number | string) ? -1 : 1;
+    const [x, y] = comparable(a, b) as [Scalar, Scalar];
+    return x === y ? 0 : x < y ? -1 : 1;
   };
   return [...records].sort((x, y) => {
     for (const { field, direction } of sortBy) {
