@@ -22,6 +22,10 @@ export function inputsValue(
  * The `output` attribute. Objects and arrays become JSON text (the trace service parses text that starts with
  * `{` or `[`); strings, finite numbers and booleans stay themselves so the call shows `hello`, not `"hello"`.
  * `undefined` (and `null`) record nothing.
+ *
+ * The trace service counts an output only when it is truthy, so the falsy scalars are recorded as text that
+ * shows: `false` as the text `false`, `0` as `0`, and `''` as the two characters `""`. An empty array or object
+ * is recorded as `[]` or `{}`; the service parses that back to an empty value and shows no output for it.
  */
 export function outputValue(
   output: unknown,
@@ -31,10 +35,10 @@ export function outputValue(
   if (!settings.captureOutput) return undefined;
   const value = settings.redactContent ? redacted(output, settings, spanName, 'output') : output;
   if (value === LEFT_OUT || value === undefined || value === null) return undefined;
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'boolean') return value || 'false';
+  if (typeof value === 'number' && Number.isFinite(value)) return value === 0 ? '0' : value;
   const budget = jsonBudget(settings);
-  if (typeof value === 'string') return clip(value, budget);
+  if (typeof value === 'string') return value === '' ? '""' : clip(value, budget);
   return safeStringify(value, { maxLength: budget });
 }
 

@@ -120,7 +120,8 @@ export function traceFunction<F extends AnyFunction>(
  * `this`, the return value and the TypeScript signature are unchanged.
  *
  * Parameter names are read once, from the function's source; minified code shows its minified names. A call
- * without arguments records no inputs, and `undefined` or `null` results record no output.
+ * without arguments records no inputs, and `undefined` or `null` results record no output. The trace service
+ * hides falsy outputs, so `false`, `0` and `''` are recorded as the text `false`, `0` and `""`.
  *
  * A generator's span starts at its first `next()` and ends when it is done, closed early (`return()`, as a
  * `break` out of `for…of` does) or throws. A generator left half-way, never finished nor closed, leaves its

@@ -59,6 +59,15 @@ describe('how the trace service shows op spans', () => {
     expect(call?.output).toBe('HEY');
   });
 
+  it('shows the falsy results false, 0 and the empty string, which the service would drop as values', async () => {
+    const outputs: Record<string, unknown> = {};
+    for (const [name, result] of [['isSame', false], ['score', 0], ['blank', '']] as const) {
+      const [call] = await callsOf(name, () => op(() => result, { name })());
+      outputs[name] = call?.output;
+    }
+    expect(outputs).toEqual({ isSame: 'false', score: '0', blank: '""' });
+  });
+
   it('shows display name, kind, custom attributes, thread and turn', async () => {
     const step = op(async (n: number) => n, {
       name: 'step',

@@ -47,6 +47,14 @@ describe('op()', () => {
     expect(named(spans, 'nothing').attributes).not.toHaveProperty('output');
   });
 
+  it('records false, 0 and the empty string as text, since the trace service drops falsy values', async () => {
+    const no = op(() => false, { name: 'no' });
+    const zero = op(() => 0, { name: 'zero' });
+    const empty = op(async () => '', { name: 'empty' });
+    const spans = await h.capture(() => Promise.all([no(), zero(), empty()]));
+    expect(['no', 'zero', 'empty'].map((name) => named(spans, name).attributes.output)).toEqual(['false', '0', '""']);
+  });
+
   it('records no inputs for a call without arguments', async () => {
     const ping = op(() => 'pong', { name: 'ping' });
     const spans = await h.capture(() => ping());
