@@ -30,8 +30,9 @@ export const ATTR = {
 
 /**
  * An attribute value for any JS value: strings, finite numbers and booleans as themselves, arrays of strings
- * as string arrays, anything else as JSON text, all within `maxLength` characters (default: the tracing
- * settings' attribute limit). `undefined` and `null` give `undefined` (no attribute).
+ * as string arrays, a value whose JSON is a string (a Date, a BigInt) as that string, anything else as JSON text,
+ * all within `maxLength` characters (default: the tracing settings' attribute limit). `undefined` and `null` give
+ * `undefined` (no attribute).
  */
 export function toAttributeValue(value: unknown, maxLength = contentOptions().maxAttributeLength): AttributeValue | undefined {
   if (value === undefined || value === null) return undefined;
@@ -42,7 +43,21 @@ export function toAttributeValue(value: unknown, maxLength = contentOptions().ma
     const share = Math.max(1, Math.floor(maxLength / Math.max(1, value.length)));
     return (value as string[]).map((v) => clip(v, share));
   }
-  return safeStringify(value, { maxLength });
+  return jsonOrText(safeStringify(value, { maxLength }));
+}
+
+/**
+ * JSON text as an attribute value: a JSON string literal (from a Date, a BigInt, a symbol, a class instance
+ * without fields) becomes the string itself, which the trace service would otherwise show with its quotes.
+ */
+export function jsonOrText(json: string): string {
+  if (json.charCodeAt(0) !== 0x22 /* " */) return json;
+  try {
+    const text: unknown = JSON.parse(json);
+    return typeof text === 'string' ? text : json;
+  } catch {
+    return json;
+  }
 }
 
 /** `{ key: value }` → `{ 'wandb.attributes.key': value }`, dropping values that have no attribute form. */

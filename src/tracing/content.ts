@@ -1,4 +1,5 @@
 import type { AttributeValue } from '@opentelemetry/api';
+import { jsonOrText } from './attributes.js';
 import { reportTracingFailure } from './failures.js';
 import { clip, safeStringify } from './serialize.js';
 import { jsonBudget, type ResolvedContentOptions } from './settings.js';
@@ -20,8 +21,9 @@ export function inputsValue(
 
 /**
  * The `output` attribute. Objects and arrays become JSON text (the trace service parses text that starts with
- * `{` or `[`); strings, finite numbers and booleans stay themselves so the call shows `hello`, not `"hello"`.
- * `undefined` (and `null`) record nothing.
+ * `{` or `[`); strings, finite numbers and booleans stay themselves so the call shows `hello`, not `"hello"`, and
+ * so does a value whose JSON is a string: a Date shows its ISO text, `5n` shows `5`. `undefined` (and `null`)
+ * record nothing.
  *
  * The trace service counts an output only when it is truthy, so the falsy scalars are recorded as text that
  * shows: `false` as the text `false`, `0` as `0`, and `''` as the two characters `""`. An empty array or object
@@ -38,8 +40,8 @@ export function outputValue(
   if (typeof value === 'boolean') return value || 'false';
   if (typeof value === 'number' && Number.isFinite(value)) return value === 0 ? '0' : value;
   const budget = jsonBudget(settings);
-  if (typeof value === 'string') return value === '' ? '""' : clip(value, budget);
-  return safeStringify(value, { maxLength: budget });
+  const text = typeof value === 'string' ? clip(value, budget) : jsonOrText(safeStringify(value, { maxLength: budget }));
+  return text === '' ? '""' : text;
 }
 
 const LEFT_OUT = Symbol('left out');

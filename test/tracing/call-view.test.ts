@@ -68,6 +68,11 @@ describe('how the trace service shows op spans', () => {
     expect(outputs).toEqual({ isSame: 'false', score: '0', blank: '""' });
   });
 
+  it('shows a Date result as its ISO text, without JSON quotes', async () => {
+    const [call] = await callsOf('when', () => op(() => new Date(0), { name: 'when' })());
+    expect(call?.output).toBe('1970-01-01T00:00:00.000Z');
+  });
+
   it('shows display name, kind, custom attributes, thread and turn', async () => {
     const step = op(async (n: number) => n, {
       name: 'step',

@@ -55,6 +55,27 @@ describe('op()', () => {
     expect(['no', 'zero', 'empty'].map((name) => named(spans, name).attributes.output)).toEqual(['false', '0', '""']);
   });
 
+  it('records a value whose JSON is a string as that string, without JSON quotes', async () => {
+    class Marker {}
+    const results: Record<string, unknown> = { date: new Date(0), big: 5n, sym: Symbol('s'), marker: new Marker() };
+    const spans = await h.capture(() => Object.entries(results).map(([name, result]) => op(() => result, { name })()));
+    expect(Object.keys(results).map((name) => named(spans, name).attributes.output)).toEqual([
+      '1970-01-01T00:00:00.000Z',
+      '5',
+      'Symbol(s)',
+      '[Marker]',
+    ]);
+  });
+
+  it('records a custom attribute whose JSON is a string as that string', async () => {
+    const stamped = op(() => 1, { name: 'stamped', attributes: { since: new Date(0), id: 7n } });
+    const spans = await h.capture(() => stamped());
+    expect(named(spans, 'stamped').attributes).toMatchObject({
+      'wandb.attributes.since': '1970-01-01T00:00:00.000Z',
+      'wandb.attributes.id': '7',
+    });
+  });
+
   it('records no inputs for a call without arguments', async () => {
     const ping = op(() => 'pong', { name: 'ping' });
     const spans = await h.capture(() => ping());
