@@ -70,3 +70,36 @@ export function customAttributes(record: Readonly<Record<string, unknown>> | und
   }
   return out;
 }
+
+/**
+ * Makes the custom attributes of one span safe to send: the trace service expands dotted keys into a tree and
+ * rejects the whole span when a key is both a value and the prefix of another key (reference trace-service.md
+ * §3.1), such as `wandb.attributes.model` from `withContext()` metadata beside `wandb.attributes.model.version`
+ * from an op. Each such value moves to `<key>._value` (dropped if that key is taken), so the call shows
+ * `model: { _value, version }`. Changes `attributes` in place and returns the first key moved, if any.
+ * Only `wandb.attributes.` keys are looked at; a span with fewer than two of them costs one pass over its keys.
+ */
+export function separateCustomPaths(attributes: Attributes): string | undefined {
+  let count = 0;
+  for (const key in attributes) {
+    if (key.startsWith(ATTR.customPrefix)) count++;
+  }
+  if (count < 2) return undefined;
+  const custom = Object.keys(attributes).filter((key) => key.startsWith(ATTR.customPrefix));
+  const prefixes = new Set<string>();
+  for (const key of custom) {
+    for (let dot = key.indexOf('.', ATTR.customPrefix.length); dot !== -1; dot = key.indexOf('.', dot + 1)) {
+      prefixes.add(key.slice(0, dot));
+    }
+  }
+  let first: string | undefined;
+  for (const key of custom) {
+    if (!prefixes.has(key)) continue;
+    const value = attributes[key];
+    delete attributes[key];
+    const moved = `${key}._value`;
+    if (!(moved in attributes) && !prefixes.has(moved)) attributes[moved] = value;
+    first ??= key;
+  }
+  return first;
+}

@@ -1,4 +1,4 @@
-import { op, register, type WeftHandle, withSpan, withThread } from 'weft';
+import { op, register, type WeftHandle, withContext, withSpan, withThread } from 'weft';
 import { type DevService, startDevService } from 'weft/dev';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -9,6 +9,7 @@ const PROJECT = 'test/call-view';
 interface Call {
   op_name: string;
   id: string;
+  parent_id?: string | null;
   display_name?: string | null;
   thread_id?: string | null;
   turn_id?: string | null;
@@ -85,6 +86,15 @@ describe('how the trace service shows op spans', () => {
     expect(call?.attributes).toMatchObject({ kind: 'tool', version: 'v2' });
     expect(call?.thread_id).toBe('thread-x');
     expect(call?.turn_id).toBe(call?.id);
+  });
+
+  it('keeps a call whose custom attribute extends one from withContext() metadata, and its child under it', async () => {
+    const lookup = op(() => 'ok', { name: 'lookup' });
+    const ask = op(() => lookup(), { name: 'ask', attributes: { 'model.version': '2024-06' } });
+    const [call] = await callsOf('ask', () => withContext({ metadata: { model: 'gpt-4o' } }, () => ask()));
+    expect(call?.attributes).toMatchObject({ model: { _value: 'gpt-4o', version: '2024-06' } });
+    const [child] = await callsOf('lookup', () => undefined);
+    expect(child?.parent_id).toBe(call?.id);
   });
 
   it('shows a failed call with its exception', async () => {

@@ -1,5 +1,5 @@
 import { context, propagation, trace } from '@opentelemetry/api';
-import { getWeftContext, op, withContext, withSpan, withThread } from 'weft';
+import { currentSpan, getWeftContext, op, withContext, withSpan, withThread } from 'weft';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childrenOf, named, startHarness, type TracingHarness } from './harness.js';
 
@@ -109,6 +109,22 @@ describe('withContext()', () => {
     expect(named(spans, 'innerTurn').attributes['wandb.is_turn']).toBe(true);
     expect(named(spans, 'innerTurn').attributes['wandb.thread_id']).toBe('b');
     expect(childrenOf(spans, named(spans, 'outerTurn')).map((s) => s.name)).toEqual(['innerTurn']);
+  });
+
+  it('moves a custom attribute that another one extends to <key>._value, so the trace service keeps the span', async () => {
+    const spans = await h.capture(() =>
+      withContext({ metadata: { model: 'gpt-4o', 'eval.k': 3, eval: true } }, () =>
+        withSpan('tagged', () => currentSpan().setAttributes({ 'model.version': '2024-06', 'eval.k.max': 5 })),
+      ),
+    );
+    const custom = Object.entries(named(spans, 'tagged').attributes).filter(([key]) => key.startsWith('wandb.attributes.'));
+    expect(Object.fromEntries(custom)).toEqual({
+      'wandb.attributes.model._value': 'gpt-4o',
+      'wandb.attributes.model.version': '2024-06',
+      'wandb.attributes.eval._value': true,
+      'wandb.attributes.eval.k._value': 3,
+      'wandb.attributes.eval.k.max': 5,
+    });
   });
 
   it('leaves W3C baggage alone by default and writes it when asked', () => {
