@@ -142,6 +142,27 @@ describe('withContext()', () => {
     });
   });
 
+  it('sends none of the outer scope\'s baggage from an inner scope with baggage: false', () => {
+    withContext({ threadId: 'outer', userId: 'alice', baggage: true }, () => {
+      withContext({ threadId: 'private', baggage: false }, () => {
+        const headers: Record<string, string> = {};
+        propagation.inject(context.active(), headers);
+        expect(headers).not.toHaveProperty('baggage');
+      });
+    });
+  });
+
+  it('keeps baggage entries of others when an inner scope turns baggage off', () => {
+    const incoming = propagation.extract(context.active(), { baggage: 'tenant=acme,wandb.thread_id=upstream' });
+    context.with(incoming, () =>
+      withContext({ threadId: 'private', baggage: false }, () => {
+        const headers: Record<string, string> = {};
+        propagation.inject(context.active(), headers);
+        expect(headers.baggage).toBe('tenant=acme');
+      }),
+    );
+  });
+
   it('rejects an empty thread id with an error naming the option', () => {
     expect(() => withThread('', () => 1)).toThrow(/threadId/);
   });
