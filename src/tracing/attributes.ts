@@ -1,5 +1,5 @@
 import type { AttributeValue, Attributes } from '@opentelemetry/api';
-import { clip, safeStringify } from './serialize.js';
+import { clip, jsonOrText, safeStringify } from './serialize.js';
 import { contentOptions } from './settings.js';
 
 /**
@@ -46,19 +46,6 @@ export function toAttributeValue(value: unknown, maxLength = contentOptions().ma
   return jsonOrText(safeStringify(value, { maxLength }));
 }
 
-/**
- * JSON text as an attribute value: a JSON string literal (from a Date, a BigInt, a symbol, a class instance
- * without fields) becomes the string itself, which the trace service would otherwise show with its quotes.
- */
-export function jsonOrText(json: string): string {
-  if (json.charCodeAt(0) !== 0x22 /* " */) return json;
-  try {
-    const text: unknown = JSON.parse(json);
-    return typeof text === 'string' ? text : json;
-  } catch {
-    return json;
-  }
-}
 
 /** `{ key: value }` → `{ 'wandb.attributes.key': value }`, dropping values that have no attribute form. */
 export function customAttributes(record: Readonly<Record<string, unknown>> | undefined): Attributes {

@@ -1,7 +1,6 @@
 import type { AttributeValue } from '@opentelemetry/api';
-import { jsonOrText } from './attributes.js';
 import { reportTracingFailure } from './failures.js';
-import { clip, safeStringify } from './serialize.js';
+import { clip, jsonOrText, safeStringify } from './serialize.js';
 import { jsonBudget, type ResolvedContentOptions } from './settings.js';
 
 /**

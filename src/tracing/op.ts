@@ -116,7 +116,8 @@ export function traceFunction<F extends AnyFunction>(
  * current span, with the arguments as the call's inputs (named by parameter, e.g. `{ question, k }`, else
  * `arg0`, `arg1`, …) and the return value as its output. Async functions are traced until their promise settles;
  * generators and async generators over their whole iteration, with the yielded values as the output. An error is
- * recorded (ERROR status with its message, and an `exception` event) and rethrown as the same instance.
+ * recorded (ERROR status with its message, and an `exception` event) and rethrown as the same instance; a thrown
+ * object that is not an Error is recorded as its JSON, with credential fields redacted.
  * `this`, the return value and the TypeScript signature are unchanged.
  *
  * Parameter names are read once, from the function's source; minified code shows its minified names. A call

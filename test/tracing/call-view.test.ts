@@ -107,4 +107,15 @@ describe('how the trace service shows op spans', () => {
     });
     expect(call?.exception).toBe('no answer');
   });
+
+  it('shows a thrown plain object as its JSON, not [object Object]', async () => {
+    const throwsObject = op(
+      () => {
+        throw { code: 'RATE_LIMIT', message: 'slow down' };
+      },
+      { name: 'throwsObject' },
+    );
+    const [call] = await callsOf('throwsObject', () => expect(() => throwsObject()).toThrow());
+    expect(call?.exception).toBe('{"code":"RATE_LIMIT","message":"slow down"}');
+  });
 });

@@ -187,6 +187,27 @@ describe('op()', () => {
     expect(named(spans, 'throwsString').status.message).toBe('plain string');
   });
 
+  it('records a thrown plain object as its JSON, with credential fields redacted', async () => {
+    const fails = op(async function rateLimited() {
+      throw { code: 'RATE_LIMIT', status: 429, apiKey: 'k-123' };
+    });
+    const spans = await h.capture(() => fails().catch(() => undefined));
+    const span = named(spans, 'rateLimited');
+    const expected = '{"code":"RATE_LIMIT","status":429,"apiKey":"[weft: redacted]"}';
+    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: expected });
+    expect(span.events[0]?.attributes['exception.message']).toBe(expected);
+  });
+
+  it('records a thrown object without a prototype, which String() cannot convert', async () => {
+    const fails = op(function bare() {
+      throw Object.assign(Object.create(null), { reason: 'bare' });
+    });
+    const spans = await h.capture(() => {
+      expect(() => fails()).toThrow();
+    });
+    expect(named(spans, 'bare').status.message).toBe('{"reason":"bare"}');
+  });
+
   it('returns a Promise subclass (like openai\'s APIPromise) as the very same object and records its value', async () => {
     class ApiPromise extends Promise<number> {
       extra() {
