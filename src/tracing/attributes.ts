@@ -1,6 +1,6 @@
 import type { AttributeValue, Attributes } from '@opentelemetry/api';
 import { clip, jsonOrText, safeStringify } from './serialize.js';
-import { contentOptions } from './settings.js';
+import { contentOptions, withinLimit } from './settings.js';
 
 /**
  * The span attributes weft's own spans carry, named as the trace service reads them (reference
@@ -36,14 +36,15 @@ export const ATTR = {
  */
 export function toAttributeValue(value: unknown, maxLength = contentOptions().maxAttributeLength): AttributeValue | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value === 'string') return clip(value, maxLength);
+  if (typeof value === 'string') return withinLimit(maxLength, (budget) => clip(value, budget));
   if (typeof value === 'boolean') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
     const share = Math.max(1, Math.floor(maxLength / Math.max(1, value.length)));
-    return (value as string[]).map((v) => clip(v, share));
+    return (value as string[]).map((v) => withinLimit(share, (budget) => clip(v, budget)) ?? '');
   }
-  return jsonOrText(safeStringify(value, { maxLength }));
+  const json = withinLimit(maxLength, (budget) => safeStringify(value, { maxLength: budget }));
+  return json === undefined ? undefined : jsonOrText(json);
 }
 
 

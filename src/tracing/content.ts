@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@opentelemetry/api';
 import { reportTracingFailure } from './failures.js';
 import { clip, jsonOrText, safeStringify } from './serialize.js';
-import { jsonBudget, type ResolvedContentOptions } from './settings.js';
+import { type ResolvedContentOptions, withinLimit } from './settings.js';
 
 /**
  * The `inputs` attribute: JSON text of the object of named arguments, after the privacy settings.
@@ -15,7 +15,7 @@ export function inputsValue(
   if (!settings.captureInput) return undefined;
   const value = settings.redactContent ? redacted(inputs, settings, spanName, 'input') : inputs;
   if (value === LEFT_OUT || value === undefined || value === null) return undefined;
-  return safeStringify(value, { maxLength: jsonBudget(settings) });
+  return withinLimit(settings.maxAttributeLength, (maxLength) => safeStringify(value, { maxLength }));
 }
 
 /**
@@ -38,8 +38,15 @@ export function outputValue(
   if (value === LEFT_OUT || value === undefined || value === null) return undefined;
   if (typeof value === 'boolean') return value || 'false';
   if (typeof value === 'number' && Number.isFinite(value)) return value === 0 ? '0' : value;
-  const budget = jsonBudget(settings);
-  const text = typeof value === 'string' ? clip(value, budget) : jsonOrText(safeStringify(value, { maxLength: budget }));
+  const limit = settings.maxAttributeLength;
+  if (typeof value === 'string') return shown(withinLimit(limit, (budget) => clip(value, budget)));
+  // Fitted as JSON, then a JSON string literal loses its quotes: it only gets shorter.
+  const json = withinLimit(limit, (maxLength) => safeStringify(value, { maxLength }));
+  return json === undefined ? undefined : shown(jsonOrText(json));
+}
+
+/** `''` as the two characters `""`, which the trace service shows (it drops an empty string). */
+function shown(text: string | undefined): string | undefined {
   return text === '' ? '""' : text;
 }
 

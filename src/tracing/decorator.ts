@@ -1,4 +1,5 @@
 import { type AnyFunction, callPlan, type OpOptions, traceFunction } from './op.js';
+import { checkContentOptions } from './settings.js';
 import type { CallPlan } from './traced-call.js';
 
 /** Options of {@link traced}: those of `op()`; the default name is `ClassName.method`. */
@@ -15,6 +16,7 @@ export type TracedOptions = OpOptions;
  * }
  */
 export function traced(options?: TracedOptions) {
+  checkContentOptions(options);
   // Generic over the whole method type, not its parts, so that generic methods (`m<T>(x: T): T`) decorate too.
   return function decorate<M extends AnyFunction>(method: M, decorator: ClassMethodDecoratorContext<ThisParameterType<M>, M>): M {
     const methodName = String(decorator.name);

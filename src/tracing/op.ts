@@ -1,7 +1,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import { ATTR, customAttributes } from './attributes.js';
 import { type ParameterList, parameterList } from './parameter-names.js';
-import type { ContentOptions } from './settings.js';
+import { type ContentOptions, checkContentOptions } from './settings.js';
 import { type CallPlan, runTraced } from './traced-call.js';
 import { DEFAULT_MAX_YIELDS, traceAsyncGenerator, traceGenerator } from './traced-iterators.js';
 import { activeContext } from './active-context.js';
@@ -52,6 +52,7 @@ function shapeOf(fn: Function): Shape {
 
 /** The span plan of an op or block: its name and the attributes every call shares. */
 export function callPlan(name: string, options: TraceOptions | undefined): CallPlan {
+  checkContentOptions(options);
   const attributes: Attributes = customAttributes(options?.attributes);
   if (options?.kind) attributes[ATTR.kind] = options.kind;
   if (options?.displayName) attributes[ATTR.displayName] = options.displayName;
