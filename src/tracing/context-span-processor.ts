@@ -1,8 +1,9 @@
 import { type AttributeValue, type Context, propagation, trace } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { ATTR } from './attributes.js';
+import { ATTR, separateCustomPaths } from './attributes.js';
 import { BAGGAGE_KEYS, scopeOf } from './context.js';
 import { reportTracingFailure } from './failures.js';
+import { reportOnce } from '../diagnostics.js';
 import { ATTR_GEN_AI_CONVERSATION_ID, ATTR_GEN_AI_OPERATION_NAME } from '../instrumentation/chat/semconv.js';
 
 /** Options of {@link WeftContextSpanProcessor}. */
@@ -19,8 +20,10 @@ export interface WeftContextSpanProcessorOptions {
  * Copies the `withContext()` / `withThread()` values in scope onto every span as it starts: weft's own spans,
  * the instrumentation's chat spans, and any other library's. Marks the outermost span of each turn with
  * `wandb.is_turn`. A GenAI span (one with `gen_ai.operation.name`, from weft or another instrumentation) also
- * gets the thread as `gen_ai.conversation.id`, the conventions' name for it. `register()` installs it first in its
- * pipeline; add it yourself to a provider of your own.
+ * gets the thread as `gen_ai.conversation.id`, the conventions' name for it. As a span ends, a custom attribute
+ * that is also the prefix of another (`wandb.attributes.model` and `wandb.attributes.model.version`, which the
+ * trace service rejects the whole span for) moves to `<key>._value`. `register()` installs it first in its
+ * pipeline; add it yourself to a provider of your own, before the processor that exports.
  *
  * @example
  * new NodeTracerProvider({ spanProcessors: [new WeftContextSpanProcessor(), weftSpanProcessor()] });
@@ -65,7 +68,19 @@ export class WeftContextSpanProcessor implements SpanProcessor {
     setConversationId(span, bag.getEntry(BAGGAGE_KEYS.threadId)?.value);
   }
 
-  onEnd(_span: ReadableSpan): void {}
+  // Custom attribute keys come from op options, withContext() metadata and span handles, at different times: only
+  // the ending span has them all. The SDK calls onEnding, while the span is still its own, before any processor's
+  // onEnd; an older SDK without it gets the same fix in onEnd, which then must come before the exporting processor.
+  private sawOnEnding = false;
+
+  onEnding(span: Span): void {
+    this.sawOnEnding = true;
+    separatePaths(span);
+  }
+
+  onEnd(span: ReadableSpan): void {
+    if (!this.sawOnEnding) separatePaths(span);
+  }
 
   forceFlush(): Promise<void> {
     return Promise.resolve();
@@ -79,4 +94,20 @@ export class WeftContextSpanProcessor implements SpanProcessor {
 /** The thread as `gen_ai.conversation.id`, on a GenAI span only: on others the name would claim what they are not. */
 function setConversationId(span: Span, threadId: AttributeValue | undefined): void {
   if (threadId && span.attributes[ATTR_GEN_AI_OPERATION_NAME] !== undefined) span.setAttribute(ATTR_GEN_AI_CONVERSATION_ID, threadId);
+}
+
+/** Moves custom attributes whose paths conflict, and says so once (see {@link separateCustomPaths}). */
+function separatePaths(span: ReadableSpan): void {
+  try {
+    const moved = separateCustomPaths(span.attributes);
+    if (moved === undefined) return;
+    reportOnce(
+      'tracing-attribute-paths',
+      `span "${span.name}": custom attribute "${moved}" is also the prefix of another custom attribute, which the ` +
+        `trace service rejects the whole span for; its value was moved to "${moved}._value". Use keys that do not ` +
+        'extend one another (this is reported once).',
+    );
+  } catch (error) {
+    reportTracingFailure('attribute-paths', error);
+  }
 }

@@ -27,8 +27,9 @@ export interface WeftContext {
   tags?: string[];
   /**
    * Also put `threadId`, `userId` and `sessionId` into W3C baggage, so that they travel with outgoing requests
-   * to other services (which read them with `WeftContextSpanProcessor({ fromBaggage: true })`). Default false:
-   * baggage leaves the process, in plain HTTP headers.
+   * to other services (which read them with `WeftContextSpanProcessor({ fromBaggage: true })`). Default: the
+   * outer scope's setting, else false: baggage leaves the process, in plain HTTP headers. `false` in an inner
+   * scope also takes these entries, an outer scope's or an upstream service's, out of the baggage it inherits.
    */
   baggage?: boolean;
 }
@@ -111,7 +112,16 @@ function contextWith(values: WeftContext, base: Context = activeContext()): Cont
   const scope: ContextScope = { values: merged, attributes: scopeAttributes(merged), turn: merged.turn === true };
   let ctx = base.setValue(SCOPE_KEY, scope);
   if (merged.baggage) ctx = withBaggage(ctx, merged);
+  // The outer scope's (or an upstream service's) entries are still in the baggage this scope inherits.
+  else if (values.baggage === false) ctx = withoutBaggage(ctx);
   return ctx;
+}
+
+function withoutBaggage(ctx: Context): Context {
+  const bag = propagation.getBaggage(ctx);
+  if (!bag) return ctx;
+  const rest = bag.removeEntries(...Object.values(BAGGAGE_KEYS));
+  return rest.getAllEntries().length > 0 ? propagation.setBaggage(ctx, rest) : propagation.deleteBaggage(ctx);
 }
 
 function withBaggage(ctx: Context, values: Readonly<WeftContext>): Context {

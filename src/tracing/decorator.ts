@@ -1,4 +1,5 @@
-import { callPlan, type OpOptions, traceFunction } from './op.js';
+import { type AnyFunction, callPlan, type OpOptions, traceFunction } from './op.js';
+import { checkContentOptions } from './settings.js';
 import type { CallPlan } from './traced-call.js';
 
 /** Options of {@link traced}: those of `op()`; the default name is `ClassName.method`. */
@@ -14,11 +15,10 @@ export type TracedOptions = OpOptions;
  *   async predict(question: string) { return ask(question); }
  * }
  */
-export function traced<This, Args extends unknown[], Return>(options?: TracedOptions) {
-  return function decorate(
-    method: (this: This, ...args: Args) => Return,
-    decorator: ClassMethodDecoratorContext<This, (this: This, ...args: Args) => Return>,
-  ): (this: This, ...args: Args) => Return {
+export function traced(options?: TracedOptions) {
+  checkContentOptions(options);
+  // Generic over the whole method type, not its parts, so that generic methods (`m<T>(x: T): T`) decorate too.
+  return function decorate<M extends AnyFunction>(method: M, decorator: ClassMethodDecoratorContext<ThisParameterType<M>, M>): M {
     const methodName = String(decorator.name);
     if (options?.name !== undefined) {
       const plan = callPlan(options.name, options);

@@ -1,7 +1,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import { ATTR, customAttributes } from './attributes.js';
 import { type ParameterList, parameterList } from './parameter-names.js';
-import type { ContentOptions } from './settings.js';
+import { type ContentOptions, checkContentOptions } from './settings.js';
 import { type CallPlan, runTraced } from './traced-call.js';
 import { DEFAULT_MAX_YIELDS, traceAsyncGenerator, traceGenerator } from './traced-iterators.js';
 import { activeContext } from './active-context.js';
@@ -52,6 +52,7 @@ function shapeOf(fn: Function): Shape {
 
 /** The span plan of an op or block: its name and the attributes every call shares. */
 export function callPlan(name: string, options: TraceOptions | undefined): CallPlan {
+  checkContentOptions(options);
   const attributes: Attributes = customAttributes(options?.attributes);
   if (options?.kind) attributes[ATTR.kind] = options.kind;
   if (options?.displayName) attributes[ATTR.displayName] = options.displayName;
@@ -116,11 +117,13 @@ export function traceFunction<F extends AnyFunction>(
  * current span, with the arguments as the call's inputs (named by parameter, e.g. `{ question, k }`, else
  * `arg0`, `arg1`, …) and the return value as its output. Async functions are traced until their promise settles;
  * generators and async generators over their whole iteration, with the yielded values as the output. An error is
- * recorded (ERROR status with its message, and an `exception` event) and rethrown as the same instance.
+ * recorded (ERROR status with its message, and an `exception` event) and rethrown as the same instance; a thrown
+ * object that is not an Error is recorded as its JSON, with credential fields redacted.
  * `this`, the return value and the TypeScript signature are unchanged.
  *
  * Parameter names are read once, from the function's source; minified code shows its minified names. A call
- * without arguments records no inputs, and `undefined` or `null` results record no output.
+ * without arguments records no inputs, and `undefined` or `null` results record no output. The trace service
+ * hides falsy outputs, so `false`, `0` and `''` are recorded as the text `false`, `0` and `""`.
  *
  * A generator's span starts at its first `next()` and ends when it is done, closed early (`return()`, as a
  * `break` out of `for…of` does) or throws. A generator left half-way, never finished nor closed, leaves its

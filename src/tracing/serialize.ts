@@ -43,8 +43,33 @@ export function clip(text: string, maxLength: number): string {
  */
 export function recordedErrorText(error: unknown, maxLength: number): { message: string; stack?: string } {
   const isError = error instanceof Error;
-  const message = clip(isError ? String(error.message) : String(error), maxLength);
+  const message = clip(isError ? String(error.message) : thrownText(error, maxLength), maxLength);
   return isError && error.stack ? { message, stack: clip(String(error.stack), maxLength) } : { message };
+}
+
+/**
+ * Text of a thrown value that is not an Error: an object as its JSON (`{"code":"RATE_LIMIT",…}`, not
+ * `[object Object]`), with credential fields redacted; a string or other primitive as itself.
+ */
+function thrownText(thrown: unknown, maxLength: number): string {
+  if (thrown !== null && (typeof thrown === 'object' || typeof thrown === 'function')) {
+    return jsonOrText(safeStringify(thrown, { maxLength }));
+  }
+  return String(thrown);
+}
+
+/**
+ * JSON text as an attribute value: a JSON string literal (from a Date, a BigInt, a symbol, a class instance
+ * without fields) becomes the string itself, which the trace service would otherwise show with its quotes.
+ */
+export function jsonOrText(json: string): string {
+  if (json.charCodeAt(0) !== 0x22 /* " */) return json;
+  try {
+    const text: unknown = JSON.parse(json);
+    return typeof text === 'string' ? text : json;
+  } catch {
+    return json;
+  }
 }
 
 /** `text` without known secrets, cut to `room` characters with a mark saying how many more there were. */

@@ -1,4 +1,5 @@
 import { type CaptureContent, DEFAULT_MAX_ATTRIBUTE_LENGTH, resolveChatTracingConfig } from '../instrumentation/chat/config.js';
+import { WeftConfigError } from '../config/index.js';
 import { reportTracingFailure } from './failures.js';
 
 /**
@@ -24,8 +25,9 @@ export interface ContentOptions {
   /** Rewrites values before they are recorded, e.g. to mask e-mail addresses. See {@link ValueRedactor}. */
   redactContent?: ValueRedactor;
   /**
-   * Longest an `inputs` or `output` attribute may be, in characters; longer values are cut with markers and
-   * stay valid JSON. Default: the SDK's attribute length limit from the environment when set, else 262144.
+   * Longest an `inputs` or `output` attribute may be, in characters (a positive integer); longer values are cut
+   * with markers and stay valid JSON, and a value that cannot fit even cut is left out. The SDK's own attribute
+   * length limit caps it. Default: that limit from the environment when set, else 262144.
    */
   maxAttributeLength?: number;
 }
@@ -40,7 +42,6 @@ export interface ResolvedContentOptions {
 
 // Room for truncation markers and closing brackets, so the JSON stays under an SDK limit and is never cut by it.
 const MARKER_ROOM = 1024;
-const MIN_LENGTH = 256;
 
 function fromEnvironment(): ResolvedContentOptions {
   try {
@@ -77,6 +78,7 @@ export function contentOptions(): ResolvedContentOptions {
  * configureTracing({ captureContent: 'input', redactContent: (v) => maskEmails(v) });
  */
 export function configureTracing(options: ContentOptions): ResolvedContentOptions {
+  checkContentOptions(options);
   const previous = contentOptions();
   holder[KEY] = resolveContentOptions(options, fromEnvironment());
   return previous;
@@ -85,6 +87,23 @@ export function configureTracing(options: ContentOptions): ResolvedContentOption
 /** Restores settings returned by {@link configureTracing}. */
 export function restoreTracing(settings: ResolvedContentOptions): void {
   holder[KEY] = settings;
+}
+
+/**
+ * Checks the options an app gives `op()`, `withSpan()`, `@traced()` or {@link configureTracing}, where they are
+ * given, so a mistake shows at once rather than as calls recorded without content.
+ *
+ * @throws {WeftConfigError} for a `maxAttributeLength` that is not a positive integer.
+ */
+export function checkContentOptions(options: ContentOptions | undefined): void {
+  const length = options?.maxAttributeLength;
+  if (length !== undefined && !(Number.isInteger(length) && length > 0)) {
+    throw new WeftConfigError(
+      'maxAttributeLength',
+      undefined,
+      `weft: option \`maxAttributeLength\` must be a positive integer (characters), got ${String(length)}.`,
+    );
+  }
 }
 
 /** Applies per-op overrides over a base (default: the process-wide settings). */
@@ -102,7 +121,30 @@ export function resolveContentOptions(
   };
 }
 
-/** The budget given to `safeStringify` for one attribute. */
-export function jsonBudget(settings: ResolvedContentOptions): number {
-  return Math.max(MIN_LENGTH, settings.maxAttributeLength - MARKER_ROOM);
+/**
+ * `settings` within the span's own attribute length limit, when that is tighter: a per-op `maxAttributeLength`
+ * can ask for more than the SDK keeps (its environment variables, or a provider's `spanLimits` set in code).
+ */
+export function fitToSpan(settings: ResolvedContentOptions, span: object): ResolvedContentOptions {
+  // The SDK's span keeps its limit here (as the chat instrumentation also reads it); other spans have none.
+  const limit = (span as { _attributeValueLengthLimit?: unknown })._attributeValueLengthLimit;
+  if (typeof limit !== 'number' || !(limit > 0) || limit >= settings.maxAttributeLength) return settings;
+  return { ...settings, maxAttributeLength: limit };
+}
+
+/**
+ * The text `write(budget)` gives, at most `limit` characters long: the SDK cuts a longer attribute without regard
+ * for JSON. `write` (`safeStringify`, `clip`) may run over its budget by its markers and closing brackets, so the
+ * budget leaves room for them; if the text still runs over (a small limit, deep nesting), `write` is asked again
+ * with the overrun taken off, then with no budget at all (markers only). `undefined` when even that does not
+ * fit: better no attribute than broken JSON.
+ */
+export function withinLimit(limit: number, write: (budget: number) => string): string | undefined {
+  let budget = limit >= 2 * MARKER_ROOM ? limit - MARKER_ROOM : Math.floor(limit / 2);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const text = write(budget);
+    if (text.length <= limit) return text;
+    budget = attempt === 0 ? Math.max(0, budget - (text.length - limit)) : 0;
+  }
+  return undefined;
 }

@@ -3,7 +3,7 @@ import { ATTR } from './attributes.js';
 import { inputsValue, outputValue } from './content.js';
 import { reportTracingFailure } from './failures.js';
 import { recordedErrorText } from './serialize.js';
-import { type ContentOptions, resolveContentOptions } from './settings.js';
+import { type ContentOptions, fitToSpan, resolveContentOptions } from './settings.js';
 import { type SpanState, trackSpan } from './span-state.js';
 import { weftTracer } from './tracer.js';
 import { activeContext, withActiveContext } from './active-context.js';
@@ -35,7 +35,7 @@ export function startCall(
 ): ActiveCall | undefined {
   try {
     const span = weftTracer().startSpan(plan.name, { attributes: plan.attributes }, parent);
-    const state: SpanState = { name: plan.name, settings: resolveContentOptions(plan.content), outputSet: false };
+    const state: SpanState = { name: plan.name, settings: fitToSpan(resolveContentOptions(plan.content), span), outputSet: false };
     if (span.isRecording()) {
       trackSpan(span, state);
       if (inputs && state.settings.captureInput) {

@@ -1,4 +1,4 @@
-import { op, register, type WeftHandle, withSpan, withThread } from 'weft';
+import { op, register, type WeftHandle, withContext, withSpan, withThread } from 'weft';
 import { type DevService, startDevService } from 'weft/dev';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -9,6 +9,7 @@ const PROJECT = 'test/call-view';
 interface Call {
   op_name: string;
   id: string;
+  parent_id?: string | null;
   display_name?: string | null;
   thread_id?: string | null;
   turn_id?: string | null;
@@ -59,6 +60,20 @@ describe('how the trace service shows op spans', () => {
     expect(call?.output).toBe('HEY');
   });
 
+  it('shows the falsy results false, 0 and the empty string, which the service would drop as values', async () => {
+    const outputs: Record<string, unknown> = {};
+    for (const [name, result] of [['isSame', false], ['score', 0], ['blank', '']] as const) {
+      const [call] = await callsOf(name, () => op(() => result, { name })());
+      outputs[name] = call?.output;
+    }
+    expect(outputs).toEqual({ isSame: 'false', score: '0', blank: '""' });
+  });
+
+  it('shows a Date result as its ISO text, without JSON quotes', async () => {
+    const [call] = await callsOf('when', () => op(() => new Date(0), { name: 'when' })());
+    expect(call?.output).toBe('1970-01-01T00:00:00.000Z');
+  });
+
   it('shows display name, kind, custom attributes, thread and turn', async () => {
     const step = op(async (n: number) => n, {
       name: 'step',
@@ -73,6 +88,15 @@ describe('how the trace service shows op spans', () => {
     expect(call?.turn_id).toBe(call?.id);
   });
 
+  it('keeps a call whose custom attribute extends one from withContext() metadata, and its child under it', async () => {
+    const lookup = op(() => 'ok', { name: 'lookup' });
+    const ask = op(() => lookup(), { name: 'ask', attributes: { 'model.version': '2024-06' } });
+    const [call] = await callsOf('ask', () => withContext({ metadata: { model: 'gpt-4o' } }, () => ask()));
+    expect(call?.attributes).toMatchObject({ model: { _value: 'gpt-4o', version: '2024-06' } });
+    const [child] = await callsOf('lookup', () => undefined);
+    expect(child?.parent_id).toBe(call?.id);
+  });
+
   it('shows a failed call with its exception', async () => {
     const [call] = await callsOf('fails', () => {
       expect(() =>
@@ -82,5 +106,16 @@ describe('how the trace service shows op spans', () => {
       ).toThrow('no answer');
     });
     expect(call?.exception).toBe('no answer');
+  });
+
+  it('shows a thrown plain object as its JSON, not [object Object]', async () => {
+    const throwsObject = op(
+      () => {
+        throw { code: 'RATE_LIMIT', message: 'slow down' };
+      },
+      { name: 'throwsObject' },
+    );
+    const [call] = await callsOf('throwsObject', () => expect(() => throwsObject()).toThrow());
+    expect(call?.exception).toBe('{"code":"RATE_LIMIT","message":"slow down"}');
   });
 });

@@ -1,5 +1,5 @@
 import { context, propagation, trace } from '@opentelemetry/api';
-import { getWeftContext, op, withContext, withSpan, withThread } from 'weft';
+import { currentSpan, getWeftContext, op, withContext, withSpan, withThread } from 'weft';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childrenOf, named, startHarness, type TracingHarness } from './harness.js';
 
@@ -111,6 +111,22 @@ describe('withContext()', () => {
     expect(childrenOf(spans, named(spans, 'outerTurn')).map((s) => s.name)).toEqual(['innerTurn']);
   });
 
+  it('moves a custom attribute that another one extends to <key>._value, so the trace service keeps the span', async () => {
+    const spans = await h.capture(() =>
+      withContext({ metadata: { model: 'gpt-4o', 'eval.k': 3, eval: true } }, () =>
+        withSpan('tagged', () => currentSpan().setAttributes({ 'model.version': '2024-06', 'eval.k.max': 5 })),
+      ),
+    );
+    const custom = Object.entries(named(spans, 'tagged').attributes).filter(([key]) => key.startsWith('wandb.attributes.'));
+    expect(Object.fromEntries(custom)).toEqual({
+      'wandb.attributes.model._value': 'gpt-4o',
+      'wandb.attributes.model.version': '2024-06',
+      'wandb.attributes.eval._value': true,
+      'wandb.attributes.eval.k._value': 3,
+      'wandb.attributes.eval.k.max': 5,
+    });
+  });
+
   it('leaves W3C baggage alone by default and writes it when asked', () => {
     withContext({ threadId: 'private', userId: 'u' }, () => {
       expect(propagation.getBaggage(context.active())).toBeUndefined();
@@ -124,6 +140,27 @@ describe('withContext()', () => {
       propagation.inject(context.active(), headers);
       expect(headers.baggage).toContain('wandb.thread_id=shared');
     });
+  });
+
+  it('sends none of the outer scope\'s baggage from an inner scope with baggage: false', () => {
+    withContext({ threadId: 'outer', userId: 'alice', baggage: true }, () => {
+      withContext({ threadId: 'private', baggage: false }, () => {
+        const headers: Record<string, string> = {};
+        propagation.inject(context.active(), headers);
+        expect(headers).not.toHaveProperty('baggage');
+      });
+    });
+  });
+
+  it('keeps baggage entries of others when an inner scope turns baggage off', () => {
+    const incoming = propagation.extract(context.active(), { baggage: 'tenant=acme,wandb.thread_id=upstream' });
+    context.with(incoming, () =>
+      withContext({ threadId: 'private', baggage: false }, () => {
+        const headers: Record<string, string> = {};
+        propagation.inject(context.active(), headers);
+        expect(headers.baggage).toBe('tenant=acme');
+      }),
+    );
   });
 
   it('rejects an empty thread id with an error naming the option', () => {

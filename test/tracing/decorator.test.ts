@@ -40,6 +40,12 @@ describe('@traced() with TypeScript 5 standard decorators', () => {
     expect(inputsOf(span)).toEqual({ expected: 'hi!', output: 'hi!' });
   });
 
+  it('traces a generic method', () => {
+    const span = named(spans, 'Model.echo');
+    expect(inputsOf(span)).toEqual({ value: { n: 1 } });
+    expect(outputOf(span)).toEqual({ n: 1 });
+  });
+
   it('traces static methods under the class name', () => {
     expect(inputsOf(named(spans, 'Model.create'))).toEqual({ suffix: '!' });
   });

@@ -47,6 +47,35 @@ describe('op()', () => {
     expect(named(spans, 'nothing').attributes).not.toHaveProperty('output');
   });
 
+  it('records false, 0 and the empty string as text, since the trace service drops falsy values', async () => {
+    const no = op(() => false, { name: 'no' });
+    const zero = op(() => 0, { name: 'zero' });
+    const empty = op(async () => '', { name: 'empty' });
+    const spans = await h.capture(() => Promise.all([no(), zero(), empty()]));
+    expect(['no', 'zero', 'empty'].map((name) => named(spans, name).attributes.output)).toEqual(['false', '0', '""']);
+  });
+
+  it('records a value whose JSON is a string as that string, without JSON quotes', async () => {
+    class Marker {}
+    const results: Record<string, unknown> = { date: new Date(0), big: 5n, sym: Symbol('s'), marker: new Marker() };
+    const spans = await h.capture(() => Object.entries(results).map(([name, result]) => op(() => result, { name })()));
+    expect(Object.keys(results).map((name) => named(spans, name).attributes.output)).toEqual([
+      '1970-01-01T00:00:00.000Z',
+      '5',
+      'Symbol(s)',
+      '[Marker]',
+    ]);
+  });
+
+  it('records a custom attribute whose JSON is a string as that string', async () => {
+    const stamped = op(() => 1, { name: 'stamped', attributes: { since: new Date(0), id: 7n } });
+    const spans = await h.capture(() => stamped());
+    expect(named(spans, 'stamped').attributes).toMatchObject({
+      'wandb.attributes.since': '1970-01-01T00:00:00.000Z',
+      'wandb.attributes.id': '7',
+    });
+  });
+
   it('records no inputs for a call without arguments', async () => {
     const ping = op(() => 'pong', { name: 'ping' });
     const spans = await h.capture(() => ping());
@@ -156,6 +185,27 @@ describe('op()', () => {
     });
     expect(caught).toBe('plain string');
     expect(named(spans, 'throwsString').status.message).toBe('plain string');
+  });
+
+  it('records a thrown plain object as its JSON, with credential fields redacted', async () => {
+    const fails = op(async function rateLimited() {
+      throw { code: 'RATE_LIMIT', status: 429, apiKey: 'k-123' };
+    });
+    const spans = await h.capture(() => fails().catch(() => undefined));
+    const span = named(spans, 'rateLimited');
+    const expected = '{"code":"RATE_LIMIT","status":429,"apiKey":"[weft: redacted]"}';
+    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: expected });
+    expect(span.events[0]?.attributes['exception.message']).toBe(expected);
+  });
+
+  it('records a thrown object without a prototype, which String() cannot convert', async () => {
+    const fails = op(function bare() {
+      throw Object.assign(Object.create(null), { reason: 'bare' });
+    });
+    const spans = await h.capture(() => {
+      expect(() => fails()).toThrow();
+    });
+    expect(named(spans, 'bare').status.message).toBe('{"reason":"bare"}');
   });
 
   it('returns a Promise subclass (like openai\'s APIPromise) as the very same object and records its value', async () => {
