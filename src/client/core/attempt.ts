@@ -1,6 +1,7 @@
 /** One HTTP attempt: its timeout and abort, its body, and how what undici throws becomes a weft error. */
 import type { Dispatcher } from 'undici';
-import { WeftAbortError, WeftConnectionError, WeftError, WeftTimeoutError } from './errors.js';
+import { BodyStreamError } from './body.js';
+import { WeftAbortError, WeftConnectionError, WeftError, WeftRequestBodyError, WeftTimeoutError } from './errors.js';
 import type { ResponseBody, ResponseHeaders } from './http.js';
 
 /**
@@ -45,6 +46,7 @@ export class AttemptGuard {
     if (error instanceof WeftError) return error;
     const { method, path } = this;
     if (this.callerSignal?.aborted) return new WeftAbortError(method, path, { cause: this.callerSignal.reason });
+    if (error instanceof BodyStreamError) return new WeftRequestBodyError(method, path, error.cause);
     const code = errorCode(error);
     if (this.timedOut || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') {
       return new WeftTimeoutError(method, path, this.timeoutMs, { cause: error });

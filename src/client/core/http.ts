@@ -32,7 +32,8 @@
  *   retried. Streams are retried only until their headers arrive, never mid-body.
  * - **Errors**: a non-2xx answer throws the {@link WeftApiError} subclass of its status (message from the
  *   FastAPI `detail`, the OpenAI-style `error.message`, or the text); no response throws
- *   {@link WeftConnectionError} or {@link WeftTimeoutError}; the caller's signal throws {@link WeftAbortError}.
+ *   {@link WeftConnectionError} or {@link WeftTimeoutError}; the caller's signal throws {@link WeftAbortError}; a
+ *   body stream that fails (even before it is read) throws {@link WeftRequestBodyError}.
  *   Errors carry method and path, never headers; the API key is scrubbed from anything a server echoes.
  * - **Streams**: `jsonl()`/`stream()` return at once; the request is sent when iteration starts. Breaking out
  *   of `for await` (or an error in the loop body) destroys the response body, which closes the connection.

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,6 +17,7 @@ import {
   WeftParseError,
   WeftQuotaExceededError,
   WeftRateLimitError,
+  WeftRequestBodyError,
   WeftServerError,
   WeftTimeoutError,
   WeftValidationError,
@@ -130,6 +133,36 @@ describe('request bodies', () => {
     expect((parsed.get('blob') as File).name).toBe('b.txt');
     expect(await (parsed.get('blob') as File).text()).toBe('blob content');
     expect(await (parsed.get('stream') as File).text()).toBe('stream');
+  });
+
+  it('rejects with a body error when a file stream fails before it is read (a path that does not exist)', async () => {
+    const missing = join(tmpdir(), `weft-missing-${process.pid}`, 'nope.bin');
+    const form = new MultipartBody().field('project_id', 'team/proj').file('file', createReadStream(missing));
+    const error = await core.request({ method: 'POST', path: '/file/create', body: form }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WeftRequestBodyError);
+    expect(error).toMatchObject({ method: 'POST', path: '/file/create', code: 'ENOENT' });
+    expect((error as Error).message).toContain('request body could not be read');
+    expect(retries).toEqual([]);
+  });
+
+  it('rejects with a body error when a raw stream body fails before it is read', async () => {
+    const early = new Readable({ read() {} });
+    process.nextTick(() => early.destroy(new Error('disk gone')));
+    const error = await core.request({ method: 'POST', path: '/otel/v1/traces', body: early }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WeftRequestBodyError);
+    expect((error as Error).message).toContain('disk gone');
+  });
+
+  it('rejects with a body error when a stream body fails midway', async () => {
+    async function* failing(): AsyncGenerator<Uint8Array> {
+      yield Buffer.from('part one');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      throw new Error('read failed');
+    }
+    const form = new MultipartBody().file('file', failing());
+    const error = await core.request({ method: 'POST', path: '/file/create', body: form }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WeftRequestBodyError);
+    expect((error as Error).cause).toMatchObject({ message: 'read failed' });
   });
 });
 

@@ -36,7 +36,12 @@ export async function startRecordingServer(initial?: Handler): Promise<Recording
 
   const server: Server = createServer(async (raw, res) => {
     const chunks: Buffer[] = [];
-    for await (const chunk of raw) chunks.push(chunk as Buffer);
+    try {
+      for await (const chunk of raw) chunks.push(chunk as Buffer);
+    } catch {
+      // The client gave up mid-body (e.g. its body stream failed): there is no request to record or answer.
+      return;
+    }
     const url = new URL(raw.url ?? '/', 'http://localhost');
     const query: Record<string, string | string[]> = {};
     for (const [key, value] of url.searchParams) {
