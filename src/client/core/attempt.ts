@@ -136,6 +136,14 @@ export function wasNeverSent(error: WeftError): boolean {
   return error instanceof WeftConnectionError && !(error instanceof WeftTimeoutError) && UNSENT_CODES.has(error.code ?? '');
 }
 
+/**
+ * undici refused the request as given (e.g. a header it does not accept that weft's own checks let through):
+ * sending it again cannot help.
+ */
+export function wasRefusedByUndici(error: WeftError): boolean {
+  return error instanceof WeftConnectionError && error.code === 'UND_ERR_INVALID_ARG';
+}
+
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {

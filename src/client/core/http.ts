@@ -50,7 +50,6 @@
  * @module
  */
 import type { Dispatcher } from 'undici';
-import { WeftConfigError } from '../../config/errors.js';
 import { abortableSleep } from './abortable-sleep.js';
 import { type EncodedBody, encodeBody } from './body.js';
 import {
@@ -74,11 +73,11 @@ import {
   parseRetryAfter,
 } from './retry.js';
 import { type QueryParams, buildUrl } from './url.js';
-import { MAX_TIMER_MS } from './timer-limit.js';
+import { checkHeaders, checkedBackoff, nonNegative, timerMs } from './options.js';
 import { DEFAULT_USER_AGENT } from './version.js';
 import { LazyAgent, loadUndici } from './undici.js';
 import { rememberCredentialHeaders, rememberSecret } from '../../secrets.js';
-import { AttemptGuard, GuardedBody, firstHeader, isJsonContentType, readErrorBody, wasNeverSent } from './attempt.js';
+import { AttemptGuard, GuardedBody, firstHeader, isJsonContentType, readErrorBody, wasNeverSent, wasRefusedByUndici } from './attempt.js';
 
 /** HTTP methods the services use. */
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -213,6 +212,7 @@ export class HttpCore {
     this.maxRetries = nonNegative(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries');
     this.backoff = checkedBackoff(options.backoff ?? {});
     this.onRetry = options.onRetry;
+    checkHeaders(options.headers);
     this.#apiKey = options.apiKey || undefined;
     // So that a span of an op that sees one of this client's errors cannot record the key either.
     rememberSecret(options.apiKey);
@@ -292,10 +292,13 @@ export class HttpCore {
    * at once).
    */
   private async execute<R>(options: RequestOptions, consume: (response: RawResponse) => Promise<R>): Promise<R> {
-    const { method, path, signal } = options;
+    const { method, path } = options;
     if (this.#closed) {
       throw new WeftConnectionError(`weft: ${method} ${path} was not sent: the client is closed`, method, path, { code: 'WEFT_CLIENT_CLOSED' });
     }
+    // A header undici refuses would otherwise fail each attempt as a connection error, and be retried.
+    checkHeaders(options.headers);
+    const { signal } = options;
     const encoded = encodeBody(options.body);
     const maxRetries = nonNegative(options.maxRetries, this.maxRetries, 'maxRetries');
     const replayable = encoded?.replayable ?? true;
@@ -318,7 +321,7 @@ export class HttpCore {
           ? idempotent
             ? isRetryableStatus(error.status)
             : replayable && options.retryUnprocessed === true && isUnprocessedStatus(error.status)
-          : error instanceof WeftConnectionError && (idempotent || (replayable && wasNeverSent(error)));
+          : error instanceof WeftConnectionError && !wasRefusedByUndici(error) && (idempotent || (replayable && wasNeverSent(error)));
       if (!retryable || attempt > maxRetries) throw error;
       if (retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS) throw error;
       const delayMs = retryAfterMs ?? backoffDelay(attempt, this.backoff);
@@ -409,33 +412,4 @@ export class HttpCore {
     }
     return headers;
   }
-}
-
-/** The backoff's delays become timers too, so they have the same bounds as `timeoutMs`. */
-function checkedBackoff(backoff: BackoffOptions): BackoffOptions {
-  for (const key of ['initialDelayMs', 'maxDelayMs'] as const) {
-    if (backoff[key] !== undefined) timerMs(backoff[key], 0, `backoff.${key}`);
-  }
-  return backoff;
-}
-
-/** A `timeoutMs`: ≥ 0 like any count, and no longer than a Node timer can wait. */
-function timerMs(value: number | undefined, fallback: number, option: string): number {
-  const ms = nonNegative(value, fallback, option);
-  if (ms > MAX_TIMER_MS) {
-    throw new WeftConfigError(
-      option,
-      undefined,
-      `weft: option \`${option}\` must be at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest Node timer), got ${ms}${option === 'timeoutMs' ? '; use 0 for no timeout' : ''}.`,
-    );
-  }
-  return ms;
-}
-
-function nonNegative(value: number | undefined, fallback: number, option: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < 0) {
-    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be a number ≥ 0, got ${String(value)}.`);
-  }
-  return value;
 }
