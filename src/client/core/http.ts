@@ -73,7 +73,7 @@ import {
   parseRetryAfter,
 } from './retry.js';
 import { type QueryParams, buildUrl } from './url.js';
-import { checkHeaders, checkedBackoff, nonNegative, timerMs } from './options.js';
+import { checkHeaders, checkedBackoff, checkedIdempotent, checkedOnRetry, checkedSignal, retryCount, timerMs } from './options.js';
 import { DEFAULT_USER_AGENT } from './version.js';
 import { LazyAgent, loadUndici } from './undici.js';
 import { rememberCredentialHeaders, rememberSecret } from '../../secrets.js';
@@ -209,9 +209,9 @@ export class HttpCore {
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? new LazyAgent();
     this.timeoutMs = timerMs(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
-    this.maxRetries = nonNegative(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries');
+    this.maxRetries = retryCount(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries');
     this.backoff = checkedBackoff(options.backoff ?? {});
-    this.onRetry = options.onRetry;
+    this.onRetry = checkedOnRetry(options.onRetry);
     checkHeaders(options.headers);
     this.#apiKey = options.apiKey || undefined;
     // So that a span of an op that sees one of this client's errors cannot record the key either.
@@ -296,13 +296,14 @@ export class HttpCore {
     if (this.#closed) {
       throw new WeftConnectionError(`weft: ${method} ${path} was not sent: the client is closed`, method, path, { code: 'WEFT_CLIENT_CLOSED' });
     }
-    // A header undici refuses would otherwise fail each attempt as a connection error, and be retried.
+    // The call's options are checked before anything is sent: a header undici refuses would otherwise fail each
+    // attempt as a connection error, and be retried.
+    const signal = checkedSignal(options.signal);
+    const maxRetries = retryCount(options.maxRetries, this.maxRetries, 'maxRetries');
     checkHeaders(options.headers);
-    const { signal } = options;
     const encoded = encodeBody(options.body);
-    const maxRetries = nonNegative(options.maxRetries, this.maxRetries, 'maxRetries');
     const replayable = encoded?.replayable ?? true;
-    const idempotent = (options.idempotent ?? isIdempotentMethod(method)) && replayable;
+    const idempotent = (checkedIdempotent(options.idempotent) ?? isIdempotentMethod(method)) && replayable;
 
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw new WeftAbortError(method, path, { cause: signal.reason });

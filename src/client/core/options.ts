@@ -7,6 +7,15 @@ import { WeftConfigError } from '../../config/errors.js';
 import type { BackoffOptions } from './retry.js';
 import { MAX_TIMER_MS } from './timer-limit.js';
 
+/** A count of retries: a whole number ≥ 0. */
+export function retryCount(value: unknown, fallback: number, option: string): number {
+  const count = nonNegative(value, fallback, option);
+  if (!Number.isInteger(count)) {
+    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be a whole number ≥ 0, got ${count}.`);
+  }
+  return count;
+}
+
 /** A `timeoutMs`: ≥ 0 like any count, and no longer than a Node timer can wait. */
 export function timerMs(value: unknown, fallback: number, option: string): number {
   const ms = nonNegative(value, fallback, option);
@@ -26,6 +35,34 @@ export function checkedBackoff(backoff: BackoffOptions): BackoffOptions {
     if (backoff[key] !== undefined) timerMs(backoff[key], 0, `backoff.${key}`);
   }
   return backoff;
+}
+
+/** `onRetry`: a function, or nothing. */
+export function checkedOnRetry<F>(value: F | undefined | null): F | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'function') {
+    throw new WeftConfigError('onRetry', undefined, `weft: option \`onRetry\` must be a function, got ${describeType(value)}.`);
+  }
+  return value;
+}
+
+/** A call's `signal`: an `AbortSignal` (or one that behaves like it), or nothing. */
+export function checkedSignal(value: unknown): AbortSignal | undefined {
+  if (value === undefined || value === null) return undefined;
+  const signal = value as Partial<AbortSignal>;
+  if (typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function' || typeof signal.removeEventListener !== 'function') {
+    throw new WeftConfigError('signal', undefined, `weft: option \`signal\` must be an AbortSignal, got ${describeType(value)}.`);
+  }
+  return value as AbortSignal;
+}
+
+/** A call's `idempotent`: true, false, or nothing. */
+export function checkedIdempotent(value: unknown): boolean | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') {
+    throw new WeftConfigError('idempotent', undefined, `weft: option \`idempotent\` must be true or false, got ${describeType(value)}.`);
+  }
+  return value;
 }
 
 // What undici (and Node's http) accept: RFC 9110 token characters in a name; in a value, no control character
@@ -69,10 +106,10 @@ export function checkHeaders(headers: unknown): void {
   }
 }
 
-export function nonNegative(value: unknown, fallback: number, option: string): number {
+function nonNegative(value: unknown, fallback: number, option: string): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be a number ≥ 0, got ${String(value)}.`);
+    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be a number ≥ 0, got ${describeValue(value)}.`);
   }
   return value;
 }
@@ -83,4 +120,11 @@ function describeType(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   const type = typeof value;
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+/** A number as it is (`got -1`), a string quoted, anything else by its type. */
+function describeValue(value: unknown): string {
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
+  return describeType(value);
 }

@@ -86,3 +86,49 @@ describe('a header undici would refuse', () => {
     expect(req.headers['user-agent']).toBeUndefined();
   });
 });
+
+describe('an option of the wrong kind', () => {
+  it('as a call signal fails, naming `signal` and what was expected', async () => {
+    const client = makeClient();
+    const error = await configError(() => client.trace.service.health({ signal: {} as AbortSignal }));
+    expect(error.option).toBe('signal');
+    expect(error.message).toContain('must be an AbortSignal, got an object');
+    expect(server.requests).toEqual([]);
+  });
+
+  it('as onRetry is refused by the Client, not ignored', async () => {
+    const error = await configError(() => makeClient({ onRetry: 5 as unknown as () => void }));
+    expect(error.option).toBe('onRetry');
+    expect(error.message).toContain('must be a function, got a number');
+  });
+
+  it('as a fractional maxRetries is refused by the Client and by a call', async () => {
+    const fromClient = await configError(() => makeClient({ maxRetries: 1.5 }));
+    expect(fromClient.option).toBe('maxRetries');
+    expect(fromClient.message).toContain('must be a whole number ≥ 0, got 1.5');
+    const client = makeClient();
+    const fromCall = await configError(() => client.trace.service.health({ maxRetries: 0.5 }));
+    expect(fromCall.option).toBe('maxRetries');
+    expect(server.requests).toEqual([]);
+  });
+
+  it('as a string maxRetries or timeoutMs names the option and says a number was expected', async () => {
+    const retries = await configError(() => makeClient({ maxRetries: '2' as unknown as number }));
+    expect(retries.message).toContain('`maxRetries` must be a number ≥ 0, got the string "2"');
+    const timeout = await configError(() => makeClient({ timeoutMs: '100' as unknown as number }));
+    expect(timeout.option).toBe('timeoutMs');
+  });
+
+  it('as a call idempotent that is not a boolean fails, naming it', async () => {
+    const client = makeClient();
+    const error = await configError(() => client.trace.service.health({ idempotent: 'false' as unknown as boolean }));
+    expect(error.option).toBe('idempotent');
+    expect(error.message).toContain('must be true or false, got a string');
+  });
+
+  it('as headers that are not an object is refused by the Client', async () => {
+    const error = await configError(() => makeClient({ headers: 'x-a: 1' as unknown as Record<string, string> }));
+    expect(error.option).toBe('headers');
+    expect(error.message).toContain('must be an object of header names to values, got a string');
+  });
+});
