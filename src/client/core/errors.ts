@@ -221,12 +221,26 @@ export class WeftRequestBodyError extends WeftError {
   }
 }
 
-/** A successful response (or one JSONL line) was not the JSON it should be. */
+/**
+ * A successful response (or one JSONL line) was not the JSON it should be, e.g. an HTML page when the base URL
+ * points at a web app rather than at the service.
+ */
 export class WeftParseError extends WeftError {
   override readonly name = 'WeftParseError';
+  /** The response's status, when the whole body was to be JSON. */
+  readonly status: number | undefined;
+  /** The response's `Content-Type`, when the whole body was to be JSON and it had one. */
+  readonly contentType: string | undefined;
 
-  constructor(message: string, method: string, path: string, options?: { cause?: unknown; code?: string }) {
-    super(message, method, path, { ...options, cause: withoutQuotedInput(options?.cause) });
+  constructor(
+    message: string,
+    method: string,
+    path: string,
+    options?: { cause?: unknown; code?: string; status?: number; contentType?: string | undefined },
+  ) {
+    super(message, method, path, { cause: withoutQuotedInput(options?.cause) });
+    this.status = options?.status;
+    this.contentType = options?.contentType;
   }
 }
 

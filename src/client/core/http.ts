@@ -145,6 +145,12 @@ export interface RequestOptions {
   /** May the request be sent twice? Default: true for GET, HEAD, OPTIONS, PUT, DELETE; false otherwise. */
   idempotent?: boolean | undefined;
   /**
+   * The endpoint may answer with text rather than JSON (`GET /version`, or an undocumented answer returned as
+   * sent): `request()` then returns a body that is not JSON as a string, unless its `Content-Type` says JSON.
+   * Default false: a 2xx body that is not JSON is a {@link WeftParseError}.
+   */
+  allowText?: boolean | undefined;
+  /**
    * For a request that is not idempotent: retry it anyway after a 429 or a 503, which say the service did
    * not process it (a connection refused before sending is retried in any case). Default false.
    */
@@ -221,7 +227,11 @@ export class HttpCore {
     for (const [name, value] of Object.entries(options.headers ?? {})) this.defaultHeaders[name.toLowerCase()] = value;
   }
 
-  /** Sends a request and returns its parsed JSON body (undefined for an empty body, the text for a non-JSON one). */
+  /**
+   * Sends a request and returns its parsed JSON body (undefined for an empty body). A body that is not JSON
+   * throws a {@link WeftParseError}, unless the request says `allowText` and the body does not claim to be
+   * JSON: then it is returned as a string.
+   */
   async request<T = unknown>(options: RequestOptions): Promise<T> {
     return this.execute(options, async (response) => {
       const text = await response.body.text();
@@ -229,13 +239,8 @@ export class HttpCore {
       try {
         return JSON.parse(text) as T;
       } catch (error) {
-        if (!isJsonContentType(response.headers)) return text as T;
-        throw new WeftParseError(
-          `weft: ${options.method} ${options.path} returned a body that is not valid JSON`,
-          options.method,
-          options.path,
-          { cause: error },
-        );
+        if (options.allowText && !isJsonContentType(response.headers)) return text as T;
+        throw notJsonError(options, response, error);
       }
     });
   }
@@ -413,4 +418,22 @@ export class HttpCore {
     }
     return headers;
   }
+}
+
+/**
+ * The error of a 2xx body that is not JSON. It names the status and the content type, and for an HTML page says
+ * what it usually means; it never quotes the body, which may echo the request's credentials.
+ */
+function notJsonError(options: RequestOptions, response: RawResponse, cause: unknown): WeftParseError {
+  const { method, path } = options;
+  const contentType = firstHeader(response.headers['content-type']);
+  const what = contentType ? `a ${contentType.split(';')[0]?.trim()} body` : 'a body';
+  const hint = /\bhtml\b/i.test(contentType ?? '')
+    ? ' (an HTML page: is the base URL that of the service, not of a web app or a login page?)'
+    : '';
+  return new WeftParseError(`weft: ${method} ${path} answered ${response.status} with ${what} that is not JSON${hint}`, method, path, {
+    cause,
+    status: response.status,
+    contentType,
+  });
 }

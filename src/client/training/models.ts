@@ -55,6 +55,7 @@ export class TrainingModels {
       path: `/preview/models/${encodeSegment(modelId, 'modelId')}/log`,
       body: params,
       idempotent: options.idempotent ?? false,
+      allowText: true,
     });
   }
 }

@@ -88,6 +88,12 @@ describe('Client', () => {
     expect(() => new Client({ baseUrl: server.url })).toThrow(/WEFT_PROJECT/);
   });
 
+  it('returns the trace service version as text when the service answers plain text', async () => {
+    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('1.2.3'));
+    const client = track(new Client({ project: 'team/proj', baseUrl: server.url }));
+    await expect(client.trace.service.version()).resolves.toBe('1.2.3');
+  });
+
   it('fails requests after close()', async () => {
     const client = new Client({ project: 'team/proj', baseUrl: server.url, maxRetries: 0 });
     await client.trace.service.health();

@@ -104,6 +104,30 @@ describe('requests', () => {
     server.handle((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{nope'));
     await expect(core.request({ method: 'GET', path: '/x' })).rejects.toBeInstanceOf(WeftParseError);
   });
+
+  it('throws a parse error naming status, method, path and content type when a 2xx answer is plain text', async () => {
+    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'));
+    const error = await core.request({ method: 'POST', path: '/calls/query_stats', body: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WeftParseError);
+    expect(error).toMatchObject({ status: 200, method: 'POST', path: '/calls/query_stats', contentType: 'text/plain' });
+    expect((error as Error).message).toBe('weft: POST /calls/query_stats answered 200 with a text/plain body that is not JSON');
+    expect(retries).toEqual([]);
+  });
+
+  it('says what an HTML page answering a JSON endpoint usually means, without quoting the page', async () => {
+    const page = `<html><body>Sign in. Your token: ${API_KEY}</body></html>`;
+    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page));
+    const error = await core.request({ method: 'GET', path: '/calls/c1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WeftParseError);
+    expect(error).toMatchObject({ status: 200, contentType: 'text/html; charset=utf-8' });
+    expect((error as Error).message).toContain('text/html body that is not JSON (an HTML page: is the base URL that of the service');
+    expect((error as Error).message).not.toContain('Sign in');
+  });
+
+  it('returns a text answer as a string where the endpoint allows text', async () => {
+    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('0.1.0'));
+    await expect(core.request({ method: 'GET', path: '/version', allowText: true })).resolves.toBe('0.1.0');
+  });
 });
 
 describe('request bodies', () => {
