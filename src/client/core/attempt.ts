@@ -13,14 +13,22 @@ export class AttemptGuard {
   private timer: NodeJS.Timeout | undefined;
   private timedOut = false;
   private readonly onCallerAbort = () => this.controller.abort(this.callerSignal?.reason);
+  private readonly onClientClose = () => this.controller.abort(this.closing.reason);
 
+  /**
+   * @param closing fires when the client is closed: the attempt ends then, and with it its body, so that
+   *   `close()` need not wait for a request or a stream nobody will finish.
+   */
   constructor(
     private readonly callerSignal: AbortSignal | undefined,
+    private readonly closing: AbortSignal,
     private readonly timeoutMs: number,
     private readonly method: string,
     private readonly path: string,
   ) {
     callerSignal?.addEventListener('abort', this.onCallerAbort, { once: true });
+    closing.addEventListener('abort', this.onClientClose, { once: true });
+    if (closing.aborted) this.onClientClose();
     if (timeoutMs > 0) {
       this.timer = setTimeout(() => {
         this.timedOut = true;
@@ -40,12 +48,14 @@ export class AttemptGuard {
   dispose(): void {
     clearTimeout(this.timer);
     this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
+    this.closing.removeEventListener('abort', this.onClientClose);
   }
 
   classify(error: unknown): WeftError {
     if (error instanceof WeftError) return error;
     const { method, path } = this;
     if (this.callerSignal?.aborted) return new WeftAbortError(method, path, { cause: this.callerSignal.reason });
+    if (this.closing.aborted) return clientClosedError(method, path, 'was cut short: the client was closed');
     if (error instanceof BodyStreamError) return new WeftRequestBodyError(method, path, error.cause);
     const code = errorCode(error);
     if (this.timedOut || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') {
@@ -58,6 +68,14 @@ export class AttemptGuard {
     });
   }
 }
+
+/** The error of a request the client's `close()` stopped, or one made after it. */
+export function clientClosedError(method: string, path: string, what: string): WeftConnectionError {
+  return new WeftConnectionError(`weft: ${method} ${path} ${what}`, method, path, { code: CLIENT_CLOSED });
+}
+
+/** The `code` of {@link clientClosedError}. */
+export const CLIENT_CLOSED = 'WEFT_CLIENT_CLOSED';
 
 /** undici's response body, with weft errors and a release of the attempt's guard when done. */
 export class GuardedBody implements ResponseBody {

@@ -40,7 +40,8 @@
  * - **Resource methods** take {@link CallOptions} as their last argument (signal, timeoutMs, maxRetries,
  *   idempotent, headers) and pass them through; the caller's `idempotent` overrides the endpoint's choice.
  * - **Lifetime**: cores share one keep-alive undici `Agent` when given a `dispatcher`; otherwise each core
- *   owns one, released by `close()`.
+ *   owns one, released by `close()`. `close()` first ends what is in flight (requests, streams being read or
+ *   left unfinished, waits between retries), which fails with `WEFT_CLIENT_CLOSED`, so it settles at once.
  *
  * @example
  * const core = new HttpCore({ baseUrl: 'http://127.0.0.1:4780/v1', apiKey, headers: { 'Compat-Project': 'team/proj' } });
@@ -49,6 +50,7 @@
  *
  * @module
  */
+import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
 import { abortableSleep } from './abortable-sleep.js';
 import { type EncodedBody, encodeBody } from './body.js';
@@ -77,7 +79,7 @@ import { checkHeaders, checkedBackoff, checkedIdempotent, checkedOnRetry, checke
 import { DEFAULT_USER_AGENT } from './version.js';
 import { LazyAgent, loadUndici } from './undici.js';
 import { rememberCredentialHeaders, rememberSecret } from '../../secrets.js';
-import { AttemptGuard, GuardedBody, firstHeader, isJsonContentType, readErrorBody, wasNeverSent, wasRefusedByUndici } from './attempt.js';
+import { AttemptGuard, GuardedBody, clientClosedError, firstHeader, isJsonContentType, readErrorBody, wasNeverSent, wasRefusedByUndici } from './attempt.js';
 
 /** HTTP methods the services use. */
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -203,6 +205,8 @@ export class HttpCore {
   readonly #apiKey: string | undefined;
   /** Set by close(): settles when the connections are released. */
   #closed: Promise<void> | undefined;
+  /** Aborted by close(): ends the requests and streams in flight, and the waits between retries. */
+  readonly #closing = new AbortController();
   /** Credentials in the `headers` option (a proxy's or gateway's), kept out of errors like the key. */
   readonly #headerSecrets: readonly string[];
   private readonly timeoutMs: number;
@@ -219,6 +223,8 @@ export class HttpCore {
     this.backoff = checkedBackoff(options.backoff ?? {});
     this.onRetry = checkedOnRetry(options.onRetry);
     checkHeaders(options.headers);
+    // Every attempt in flight listens to it (and removes its listener when done): many at once are no leak.
+    setMaxListeners(0, this.#closing.signal);
     this.#apiKey = options.apiKey || undefined;
     // So that a span of an op that sees one of this client's errors cannot record the key either.
     rememberSecret(options.apiKey);
@@ -273,12 +279,20 @@ export class HttpCore {
   }
 
   /**
-   * Releases the connections, if this core owns its dispatcher. Requests after it fail with a
-   * {@link WeftConnectionError} (code `WEFT_CLIENT_CLOSED`); closing again is harmless.
+   * Ends the requests and streams still in flight, then releases the connections if this core owns its
+   * dispatcher. What was in flight, and requests after it, fail with a {@link WeftConnectionError} (code
+   * `WEFT_CLIENT_CLOSED`); closing again is harmless. undici's own close would wait for every request in
+   * flight, and a stream left unfinished (a `for await` abandoned without `break`) would keep it waiting forever.
    */
   close(): Promise<void> {
+    this.#closing.abort(new Error('weft: the client was closed'));
     this.#closed ??= this.ownsDispatcher ? this.dispatcher.close() : Promise.resolve();
     return this.#closed;
+  }
+
+  /** Aborts when {@link HttpCore.close} is called, so that a resource's own waits (a job watch's) end with it. */
+  get closing(): AbortSignal {
+    return this.#closing.signal;
   }
 
   private async *iterate(options: RequestOptions): AsyncGenerator<Uint8Array> {
@@ -298,9 +312,8 @@ export class HttpCore {
    */
   private async execute<R>(options: RequestOptions, consume: (response: RawResponse) => Promise<R>): Promise<R> {
     const { method, path } = options;
-    if (this.#closed) {
-      throw new WeftConnectionError(`weft: ${method} ${path} was not sent: the client is closed`, method, path, { code: 'WEFT_CLIENT_CLOSED' });
-    }
+    const closing = this.#closing.signal;
+    if (closing.aborted) throw clientClosedError(method, path, 'was not sent: the client is closed');
     // The call's options are checked before anything is sent: a header undici refuses would otherwise fail each
     // attempt as a connection error, and be retried.
     const signal = checkedSignal(options.signal);
@@ -328,7 +341,7 @@ export class HttpCore {
             ? isRetryableStatus(error.status)
             : replayable && options.retryUnprocessed === true && isUnprocessedStatus(error.status)
           : error instanceof WeftConnectionError && !wasRefusedByUndici(error) && (idempotent || (replayable && wasNeverSent(error)));
-      if (!retryable || attempt > maxRetries) throw error;
+      if (!retryable || attempt > maxRetries || closing.aborted) throw error;
       if (retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS) throw error;
       const delayMs = retryAfterMs ?? backoffDelay(attempt, this.backoff);
       try {
@@ -336,7 +349,11 @@ export class HttpCore {
       } catch {
         // A logging hook must not change what the request does.
       }
-      await abortableSleep(delayMs, signal, () => new WeftAbortError(method, path, { cause: signal?.reason }));
+      await abortableSleep(delayMs, [signal, closing], () =>
+        signal?.aborted
+          ? new WeftAbortError(method, path, { cause: signal.reason })
+          : clientClosedError(method, path, 'was cut short: the client was closed'),
+      );
     }
   }
 
@@ -344,7 +361,7 @@ export class HttpCore {
   private async attempt(options: RequestOptions, encoded: EncodedBody | undefined): Promise<RawResponse> {
     const { method, path } = options;
     const timeoutMs = timerMs(options.timeoutMs, this.timeoutMs, 'timeoutMs');
-    const guard = new AttemptGuard(options.signal, timeoutMs, method, path);
+    const guard = new AttemptGuard(options.signal, this.#closing.signal, timeoutMs, method, path);
     let response: Dispatcher.ResponseData;
     try {
       const { request } = await loadUndici();

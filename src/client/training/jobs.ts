@@ -63,6 +63,6 @@ export class TrainingJobs {
    */
   async watch(jobId: string, options: WatchJobOptions = {}): Promise<WatchJobOutcome> {
     const path = eventsPath(jobId);
-    return watchJob((params, signal) => this.events.list(jobId, params, { signal }), path, options);
+    return watchJob((params, signal) => this.events.list(jobId, params, { signal }), path, options, this.core.closing);
   }
 }

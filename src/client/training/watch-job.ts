@@ -1,5 +1,6 @@
 import { WeftAbortError, WeftApiError, WeftConnectionError } from '../core/errors.js';
 import { abortableSleep } from '../core/abortable-sleep.js';
+import { CLIENT_CLOSED, clientClosedError } from '../core/attempt.js';
 import { MAX_TIMER_MS } from '../core/timer-limit.js';
 import { type JobProgress, advanceProgress, initialProgress } from './job-progress.js';
 import type { EventListParams, TrainingJobEvent } from './types/events.js';
@@ -70,6 +71,7 @@ export async function watchJob(
   listPage: ListEventsPage,
   eventsPath: string,
   options: WatchJobOptions = {},
+  closing?: AbortSignal,
 ): Promise<WatchJobOutcome> {
   const baseInterval = positive(options.pollIntervalMs, 'pollIntervalMs', DEFAULT_POLL_INTERVAL_MS);
   const maxInterval = positive(
@@ -81,6 +83,8 @@ export async function watchJob(
   const maxErrors = integerIn(options.maxConsecutiveErrors, 'maxConsecutiveErrors', 0, Number.MAX_SAFE_INTEGER, DEFAULT_MAX_CONSECUTIVE_ERRORS);
   const { signal } = options;
   const aborted = () => new WeftAbortError('GET', eventsPath, { cause: signal?.reason });
+  // The wait between polls ends when the client is closed, too, so that close() leaves nothing pending.
+  const stopped = () => (signal?.aborted ? aborted() : clientClosedError('GET', eventsPath, 'was cut short: the client was closed'));
   const reader = new EventReader(listPage, pageSize, options.onEvent, signal);
   let interval = baseInterval;
   let failures = 0;
@@ -98,7 +102,7 @@ export async function watchJob(
       if (!isPassing(error) || failures > maxErrors) throw error;
     }
     interval = fresh > 0 ? baseInterval : Math.min(maxInterval, interval * 1.5);
-    await abortableSleep(interval, signal, aborted);
+    await abortableSleep(interval, [signal, closing], stopped);
   }
 }
 
@@ -146,6 +150,7 @@ class EventReader {
 /** Failures that say nothing about the job: the service or the network was briefly unable to answer. */
 function isPassing(error: unknown): boolean {
   if (error instanceof WeftAbortError) return false;
-  if (error instanceof WeftConnectionError) return true;
+  // A closed client will not answer again.
+  if (error instanceof WeftConnectionError) return error.code !== CLIENT_CLOSED;
   return error instanceof WeftApiError && (error.status === 408 || error.status === 429 || error.status >= 500);
 }

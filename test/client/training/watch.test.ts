@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type TrainingJobEvent, WeftAbortError, WeftNotFoundError, WeftServerError } from 'weft';
+import { Client, type TrainingJobEvent, WeftAbortError, WeftConnectionError, WeftNotFoundError, WeftServerError } from 'weft';
 import { sendJson, startLoopbackServer } from '../inference/loopback-server.js';
 import { trainingClient, closeClients } from '../inference/support.js';
 import { type FakeJob, event, startFakeJob } from './events-server.js';
@@ -117,7 +117,40 @@ describe('training.jobs.watch', () => {
     }
   });
 
+  it('stops when the client is closed while it waits between polls', async () => {
+    job = await startFakeJob(() => [started]);
+    const client = new Client({ trainingBaseUrl: `${job.server.origin}/v1` });
+    let closed: Promise<void> | undefined;
+    const watching = client.training.jobs.watch('job-1', {
+      pollIntervalMs: 600_000,
+      onEvent: () => {
+        closed = client.close();
+      },
+    });
+    const error = await withDeadline(
+      watching.catch((e: unknown) => e),
+      'the watch of a closed client',
+    );
+    await closed;
+    expect(error).toBeInstanceOf(WeftConnectionError);
+    expect(error).toMatchObject({ code: 'WEFT_CLIENT_CLOSED' });
+    expect(job.eventRequests()).toHaveLength(1);
+  });
+
   it('rejects an interval that is not a positive number, naming it', async () => {
     await expect(trainingClient('http://127.0.0.1:9').jobs.watch('j', { pollIntervalMs: 0 })).rejects.toThrow(/`pollIntervalMs`/);
   });
 });
+
+/** Waits for `promise`, failing with a message naming `what` if it has not settled after 5 s (it should at once). */
+async function withDeadline<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} had not settled after 5 s`)), 5000);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
