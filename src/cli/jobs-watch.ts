@@ -3,6 +3,7 @@ import { ENV, WeftConfigError, parseApiKey, pick, resolveServiceUrl } from '../c
 import { WeftAbortError, WeftError } from '../client/core/errors.js';
 import { HttpCore } from '../client/core/http.js';
 import { type JobProgress, type TrainingJobEvent, TrainingClient, type WatchJobOutcome } from '../client/training/index.js';
+import { isUnreachable } from '../client/training/watch-job.js';
 
 /** Where `weft jobs watch` writes; `isTTY` picks the live progress line over plain lines. */
 export interface JobsWatchOutput {
@@ -99,6 +100,13 @@ export async function runJobsWatch(argv: string[], io: JobsWatchIO = {}): Promis
     if (error instanceof WeftAbortError) {
       stderr.write(`weft jobs watch: stopped; job ${parsed.jobId} keeps running.\n`);
       return JOBS_WATCH_EXIT.interrupted;
+    }
+    if (isUnreachable(error)) {
+      stderr.write(
+        `weft jobs watch: cannot reach the training service at ${core.baseUrl} (${error.code}).\n` +
+          `Is it running? Start the local one with \`weft dev\`, or give its address with --base-url or ${ENV.trainingBaseUrl}.\n`,
+      );
+      return JOBS_WATCH_EXIT.failed;
     }
     if (error instanceof WeftError) {
       stderr.write(`weft jobs watch: ${error.message}\n`);

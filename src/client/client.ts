@@ -119,7 +119,9 @@ export class Client {
   }
 
   /**
-   * Closes the connections of all three services. Requests after this fail with a `WeftConnectionError` (code
+   * Ends what is still in flight (requests, streams being read or left open, waits between retries, job
+   * watches), then closes the connections of all three services; it settles at once rather than waiting for
+   * them. What was in flight, and requests after this, fail with a `WeftConnectionError` (code
    * `WEFT_CLIENT_CLOSED`); closing again is harmless.
    */
   close(): Promise<void> {

@@ -30,6 +30,7 @@ export {
   WeftPermissionError,
   WeftQuotaExceededError,
   WeftRateLimitError,
+  WeftRequestBodyError,
   WeftServerError,
   WeftTimeoutError,
   WeftValidationError,

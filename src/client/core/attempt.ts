@@ -1,6 +1,7 @@
 /** One HTTP attempt: its timeout and abort, its body, and how what undici throws becomes a weft error. */
 import type { Dispatcher } from 'undici';
-import { WeftAbortError, WeftConnectionError, WeftError, WeftTimeoutError } from './errors.js';
+import { BodyStreamError } from './body.js';
+import { WeftAbortError, WeftConnectionError, WeftError, WeftRequestBodyError, WeftTimeoutError } from './errors.js';
 import type { ResponseBody, ResponseHeaders } from './http.js';
 
 /**
@@ -12,14 +13,22 @@ export class AttemptGuard {
   private timer: NodeJS.Timeout | undefined;
   private timedOut = false;
   private readonly onCallerAbort = () => this.controller.abort(this.callerSignal?.reason);
+  private readonly onClientClose = () => this.controller.abort(this.closing.reason);
 
+  /**
+   * @param closing fires when the client is closed: the attempt ends then, and with it its body, so that
+   *   `close()` need not wait for a request or a stream nobody will finish.
+   */
   constructor(
     private readonly callerSignal: AbortSignal | undefined,
+    private readonly closing: AbortSignal,
     private readonly timeoutMs: number,
     private readonly method: string,
     private readonly path: string,
   ) {
     callerSignal?.addEventListener('abort', this.onCallerAbort, { once: true });
+    closing.addEventListener('abort', this.onClientClose, { once: true });
+    if (closing.aborted) this.onClientClose();
     if (timeoutMs > 0) {
       this.timer = setTimeout(() => {
         this.timedOut = true;
@@ -39,12 +48,15 @@ export class AttemptGuard {
   dispose(): void {
     clearTimeout(this.timer);
     this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
+    this.closing.removeEventListener('abort', this.onClientClose);
   }
 
   classify(error: unknown): WeftError {
     if (error instanceof WeftError) return error;
     const { method, path } = this;
     if (this.callerSignal?.aborted) return new WeftAbortError(method, path, { cause: this.callerSignal.reason });
+    if (this.closing.aborted) return clientClosedError(method, path, 'was cut short: the client was closed');
+    if (error instanceof BodyStreamError) return new WeftRequestBodyError(method, path, error.cause);
     const code = errorCode(error);
     if (this.timedOut || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') {
       return new WeftTimeoutError(method, path, this.timeoutMs, { cause: error });
@@ -56,6 +68,14 @@ export class AttemptGuard {
     });
   }
 }
+
+/** The error of a request the client's `close()` stopped, or one made after it. */
+export function clientClosedError(method: string, path: string, what: string): WeftConnectionError {
+  return new WeftConnectionError(`weft: ${method} ${path} ${what}`, method, path, { code: CLIENT_CLOSED });
+}
+
+/** The `code` of {@link clientClosedError}. */
+export const CLIENT_CLOSED = 'WEFT_CLIENT_CLOSED';
 
 /** undici's response body, with weft errors and a release of the attempt's guard when done. */
 export class GuardedBody implements ResponseBody {
@@ -132,6 +152,14 @@ const UNSENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR
 
 export function wasNeverSent(error: WeftError): boolean {
   return error instanceof WeftConnectionError && !(error instanceof WeftTimeoutError) && UNSENT_CODES.has(error.code ?? '');
+}
+
+/**
+ * undici refused the request as given (e.g. a header it does not accept that weft's own checks let through):
+ * sending it again cannot help.
+ */
+export function wasRefusedByUndici(error: WeftError): boolean {
+  return error instanceof WeftConnectionError && error.code === 'UND_ERR_INVALID_ARG';
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -41,6 +41,7 @@ export function encodeBody(body: unknown): EncodedBody | undefined {
     };
   }
   if (isAsyncIterable(body)) {
+    holdErrors(body);
     let opened = false;
     return {
       contentType: OCTET_STREAM,
@@ -49,7 +50,7 @@ export function encodeBody(body: unknown): EncodedBody | undefined {
       open: () => {
         if (opened) throw new TypeError('weft: a streamed request body can be sent only once.');
         opened = true;
-        return body instanceof Readable ? body : Readable.from(body);
+        return Readable.from(readStream(body));
       },
     };
   }
@@ -58,6 +59,40 @@ export function encodeBody(body: unknown): EncodedBody | undefined {
 }
 
 const OCTET_STREAM = 'application/octet-stream';
+
+/**
+ * A failure of a stream given as a request body, marked so that the attempt reports it as the body's fault
+ * ({@link WeftRequestBodyError}) rather than as a connection error. `cause` is the stream's own error.
+ */
+export class BodyStreamError extends Error {
+  constructor(cause: unknown) {
+    super('weft: the request body stream failed', { cause });
+  }
+}
+
+/**
+ * Listens to a Node stream's `error` from the moment weft holds it. weft reads the stream only once the
+ * connection is up, and until then nothing else listens: an error before that (a file that does not exist)
+ * would crash the process as an unhandled `error` event. The error is not lost: reading the failed stream
+ * throws it, and the request rejects with it.
+ */
+export function holdErrors(source: unknown): void {
+  if (source instanceof Readable) source.on('error', ignore);
+}
+
+/** The chunks of a caller's stream as bytes; its failure becomes a {@link BodyStreamError}. */
+export async function* readStream(source: AsyncIterable<Uint8Array | string> | ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  try {
+    // Node's web ReadableStream and Readable are both async iterable; the cast only narrows the type.
+    for await (const chunk of source as AsyncIterable<Uint8Array | string>) {
+      yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    }
+  } catch (error) {
+    throw new BodyStreamError(error);
+  }
+}
+
+function ignore(): void {}
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array> {
   return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;

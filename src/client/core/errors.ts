@@ -16,7 +16,8 @@
  * ├── WeftConnectionError          no usable response: refused, reset, DNS, TLS…
  * │   └── WeftTimeoutError         no response within `timeoutMs`
  * ├── WeftAbortError               the caller's AbortSignal fired
- * └── WeftParseError               a 2xx body (or one JSONL line) was not valid JSON
+ * ├── WeftRequestBodyError         the request's body (a stream you gave) failed while weft read it
+ * └── WeftParseError               a 2xx body (or one JSONL line) was not the JSON it should be
  * ```
  *
  * Errors carry the method and the path, never request headers: the API key cannot leak through them.
@@ -203,12 +204,43 @@ export class WeftAbortError extends WeftError {
   }
 }
 
-/** A successful response (or one JSONL line) was not the JSON it should be. */
+/**
+ * The request's body could not be read: a stream given as the body (or as a file's content) failed, e.g.
+ * `fs.createReadStream()` of a path that does not exist. The stream's own error is the `cause`.
+ */
+export class WeftRequestBodyError extends WeftError {
+  override readonly name = 'WeftRequestBodyError';
+  /** The stream error's code when it has one, e.g. `ENOENT`. */
+  readonly code: string | undefined;
+
+  constructor(method: string, path: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`weft: ${method} ${path} failed: its request body could not be read: ${reason}`, method, path, { cause });
+    const code = (cause as { code?: unknown } | undefined)?.code;
+    this.code = typeof code === 'string' ? code : undefined;
+  }
+}
+
+/**
+ * A successful response (or one JSONL line) was not the JSON it should be, e.g. an HTML page when the base URL
+ * points at a web app rather than at the service.
+ */
 export class WeftParseError extends WeftError {
   override readonly name = 'WeftParseError';
+  /** The response's status, when the whole body was to be JSON. */
+  readonly status: number | undefined;
+  /** The response's `Content-Type`, when the whole body was to be JSON and it had one. */
+  readonly contentType: string | undefined;
 
-  constructor(message: string, method: string, path: string, options?: { cause?: unknown; code?: string }) {
-    super(message, method, path, { ...options, cause: withoutQuotedInput(options?.cause) });
+  constructor(
+    message: string,
+    method: string,
+    path: string,
+    options?: { cause?: unknown; code?: string; status?: number; contentType?: string | undefined },
+  ) {
+    super(message, method, path, { cause: withoutQuotedInput(options?.cause) });
+    this.status = options?.status;
+    this.contentType = options?.contentType;
   }
 }
 

@@ -32,14 +32,16 @@
  *   retried. Streams are retried only until their headers arrive, never mid-body.
  * - **Errors**: a non-2xx answer throws the {@link WeftApiError} subclass of its status (message from the
  *   FastAPI `detail`, the OpenAI-style `error.message`, or the text); no response throws
- *   {@link WeftConnectionError} or {@link WeftTimeoutError}; the caller's signal throws {@link WeftAbortError}.
+ *   {@link WeftConnectionError} or {@link WeftTimeoutError}; the caller's signal throws {@link WeftAbortError}; a
+ *   body stream that fails (even before it is read) throws {@link WeftRequestBodyError}.
  *   Errors carry method and path, never headers; the API key is scrubbed from anything a server echoes.
  * - **Streams**: `jsonl()`/`stream()` return at once; the request is sent when iteration starts. Breaking out
  *   of `for await` (or an error in the loop body) destroys the response body, which closes the connection.
  * - **Resource methods** take {@link CallOptions} as their last argument (signal, timeoutMs, maxRetries,
  *   idempotent, headers) and pass them through; the caller's `idempotent` overrides the endpoint's choice.
  * - **Lifetime**: cores share one keep-alive undici `Agent` when given a `dispatcher`; otherwise each core
- *   owns one, released by `close()`.
+ *   owns one, released by `close()`. `close()` first ends what is in flight (requests, streams being read or
+ *   left unfinished, waits between retries), which fails with `WEFT_CLIENT_CLOSED`, so it settles at once.
  *
  * @example
  * const core = new HttpCore({ baseUrl: 'http://127.0.0.1:4780/v1', apiKey, headers: { 'Compat-Project': 'team/proj' } });
@@ -48,8 +50,8 @@
  *
  * @module
  */
+import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
-import { WeftConfigError } from '../../config/errors.js';
 import { abortableSleep } from './abortable-sleep.js';
 import { type EncodedBody, encodeBody } from './body.js';
 import {
@@ -73,11 +75,11 @@ import {
   parseRetryAfter,
 } from './retry.js';
 import { type QueryParams, buildUrl } from './url.js';
-import { MAX_TIMER_MS } from './timer-limit.js';
+import { checkHeaders, checkedBackoff, checkedIdempotent, checkedOnRetry, checkedSignal, retryCount, timerMs } from './options.js';
 import { DEFAULT_USER_AGENT } from './version.js';
 import { LazyAgent, loadUndici } from './undici.js';
 import { rememberCredentialHeaders, rememberSecret } from '../../secrets.js';
-import { AttemptGuard, GuardedBody, firstHeader, isJsonContentType, readErrorBody, wasNeverSent } from './attempt.js';
+import { AttemptGuard, GuardedBody, clientClosedError, firstHeader, isJsonContentType, readErrorBody, wasNeverSent, wasRefusedByUndici } from './attempt.js';
 
 /** HTTP methods the services use. */
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -145,6 +147,12 @@ export interface RequestOptions {
   /** May the request be sent twice? Default: true for GET, HEAD, OPTIONS, PUT, DELETE; false otherwise. */
   idempotent?: boolean | undefined;
   /**
+   * The endpoint may answer with text rather than JSON (`GET /version`, or an undocumented answer returned as
+   * sent): `request()` then returns a body that is not JSON as a string, unless its `Content-Type` says JSON.
+   * Default false: a 2xx body that is not JSON is a {@link WeftParseError}.
+   */
+  allowText?: boolean | undefined;
+  /**
    * For a request that is not idempotent: retry it anyway after a 429 or a 503, which say the service did
    * not process it (a connection refused before sending is retried in any case). Default false.
    */
@@ -197,6 +205,8 @@ export class HttpCore {
   readonly #apiKey: string | undefined;
   /** Set by close(): settles when the connections are released. */
   #closed: Promise<void> | undefined;
+  /** Aborted by close(): ends the requests and streams in flight, and the waits between retries. */
+  readonly #closing = new AbortController();
   /** Credentials in the `headers` option (a proxy's or gateway's), kept out of errors like the key. */
   readonly #headerSecrets: readonly string[];
   private readonly timeoutMs: number;
@@ -209,9 +219,12 @@ export class HttpCore {
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? new LazyAgent();
     this.timeoutMs = timerMs(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
-    this.maxRetries = nonNegative(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries');
+    this.maxRetries = retryCount(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries');
     this.backoff = checkedBackoff(options.backoff ?? {});
-    this.onRetry = options.onRetry;
+    this.onRetry = checkedOnRetry(options.onRetry);
+    checkHeaders(options.headers);
+    // Every attempt in flight listens to it (and removes its listener when done): many at once are no leak.
+    setMaxListeners(0, this.#closing.signal);
     this.#apiKey = options.apiKey || undefined;
     // So that a span of an op that sees one of this client's errors cannot record the key either.
     rememberSecret(options.apiKey);
@@ -220,7 +233,11 @@ export class HttpCore {
     for (const [name, value] of Object.entries(options.headers ?? {})) this.defaultHeaders[name.toLowerCase()] = value;
   }
 
-  /** Sends a request and returns its parsed JSON body (undefined for an empty body, the text for a non-JSON one). */
+  /**
+   * Sends a request and returns its parsed JSON body (undefined for an empty body). A body that is not JSON
+   * throws a {@link WeftParseError}, unless the request says `allowText` and the body does not claim to be
+   * JSON: then it is returned as a string.
+   */
   async request<T = unknown>(options: RequestOptions): Promise<T> {
     return this.execute(options, async (response) => {
       const text = await response.body.text();
@@ -228,13 +245,8 @@ export class HttpCore {
       try {
         return JSON.parse(text) as T;
       } catch (error) {
-        if (!isJsonContentType(response.headers)) return text as T;
-        throw new WeftParseError(
-          `weft: ${options.method} ${options.path} returned a body that is not valid JSON`,
-          options.method,
-          options.path,
-          { cause: error },
-        );
+        if (options.allowText && !isJsonContentType(response.headers)) return text as T;
+        throw notJsonError(options, response, error);
       }
     });
   }
@@ -267,12 +279,20 @@ export class HttpCore {
   }
 
   /**
-   * Releases the connections, if this core owns its dispatcher. Requests after it fail with a
-   * {@link WeftConnectionError} (code `WEFT_CLIENT_CLOSED`); closing again is harmless.
+   * Ends the requests and streams still in flight, then releases the connections if this core owns its
+   * dispatcher. What was in flight, and requests after it, fail with a {@link WeftConnectionError} (code
+   * `WEFT_CLIENT_CLOSED`); closing again is harmless. undici's own close would wait for every request in
+   * flight, and a stream left unfinished (a `for await` abandoned without `break`) would keep it waiting forever.
    */
   close(): Promise<void> {
+    this.#closing.abort(new Error('weft: the client was closed'));
     this.#closed ??= this.ownsDispatcher ? this.dispatcher.close() : Promise.resolve();
     return this.#closed;
+  }
+
+  /** Aborts when {@link HttpCore.close} is called, so that a resource's own waits (a job watch's) end with it. */
+  get closing(): AbortSignal {
+    return this.#closing.signal;
   }
 
   private async *iterate(options: RequestOptions): AsyncGenerator<Uint8Array> {
@@ -291,14 +311,17 @@ export class HttpCore {
    * at once).
    */
   private async execute<R>(options: RequestOptions, consume: (response: RawResponse) => Promise<R>): Promise<R> {
-    const { method, path, signal } = options;
-    if (this.#closed) {
-      throw new WeftConnectionError(`weft: ${method} ${path} was not sent: the client is closed`, method, path, { code: 'WEFT_CLIENT_CLOSED' });
-    }
+    const { method, path } = options;
+    const closing = this.#closing.signal;
+    if (closing.aborted) throw clientClosedError(method, path, 'was not sent: the client is closed');
+    // The call's options are checked before anything is sent: a header undici refuses would otherwise fail each
+    // attempt as a connection error, and be retried.
+    const signal = checkedSignal(options.signal);
+    const maxRetries = retryCount(options.maxRetries, this.maxRetries, 'maxRetries');
+    checkHeaders(options.headers);
     const encoded = encodeBody(options.body);
-    const maxRetries = nonNegative(options.maxRetries, this.maxRetries, 'maxRetries');
     const replayable = encoded?.replayable ?? true;
-    const idempotent = (options.idempotent ?? isIdempotentMethod(method)) && replayable;
+    const idempotent = (checkedIdempotent(options.idempotent) ?? isIdempotentMethod(method)) && replayable;
 
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw new WeftAbortError(method, path, { cause: signal.reason });
@@ -317,8 +340,8 @@ export class HttpCore {
           ? idempotent
             ? isRetryableStatus(error.status)
             : replayable && options.retryUnprocessed === true && isUnprocessedStatus(error.status)
-          : error instanceof WeftConnectionError && (idempotent || (replayable && wasNeverSent(error)));
-      if (!retryable || attempt > maxRetries) throw error;
+          : error instanceof WeftConnectionError && !wasRefusedByUndici(error) && (idempotent || (replayable && wasNeverSent(error)));
+      if (!retryable || attempt > maxRetries || closing.aborted) throw error;
       if (retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS) throw error;
       const delayMs = retryAfterMs ?? backoffDelay(attempt, this.backoff);
       try {
@@ -326,7 +349,11 @@ export class HttpCore {
       } catch {
         // A logging hook must not change what the request does.
       }
-      await abortableSleep(delayMs, signal, () => new WeftAbortError(method, path, { cause: signal?.reason }));
+      await abortableSleep(delayMs, [signal, closing], () =>
+        signal?.aborted
+          ? new WeftAbortError(method, path, { cause: signal.reason })
+          : clientClosedError(method, path, 'was cut short: the client was closed'),
+      );
     }
   }
 
@@ -334,7 +361,7 @@ export class HttpCore {
   private async attempt(options: RequestOptions, encoded: EncodedBody | undefined): Promise<RawResponse> {
     const { method, path } = options;
     const timeoutMs = timerMs(options.timeoutMs, this.timeoutMs, 'timeoutMs');
-    const guard = new AttemptGuard(options.signal, timeoutMs, method, path);
+    const guard = new AttemptGuard(options.signal, this.#closing.signal, timeoutMs, method, path);
     let response: Dispatcher.ResponseData;
     try {
       const { request } = await loadUndici();
@@ -410,31 +437,20 @@ export class HttpCore {
   }
 }
 
-/** The backoff's delays become timers too, so they have the same bounds as `timeoutMs`. */
-function checkedBackoff(backoff: BackoffOptions): BackoffOptions {
-  for (const key of ['initialDelayMs', 'maxDelayMs'] as const) {
-    if (backoff[key] !== undefined) timerMs(backoff[key], 0, `backoff.${key}`);
-  }
-  return backoff;
-}
-
-/** A `timeoutMs`: ≥ 0 like any count, and no longer than a Node timer can wait. */
-function timerMs(value: number | undefined, fallback: number, option: string): number {
-  const ms = nonNegative(value, fallback, option);
-  if (ms > MAX_TIMER_MS) {
-    throw new WeftConfigError(
-      option,
-      undefined,
-      `weft: option \`${option}\` must be at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest Node timer), got ${ms}${option === 'timeoutMs' ? '; use 0 for no timeout' : ''}.`,
-    );
-  }
-  return ms;
-}
-
-function nonNegative(value: number | undefined, fallback: number, option: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < 0) {
-    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be a number ≥ 0, got ${String(value)}.`);
-  }
-  return value;
+/**
+ * The error of a 2xx body that is not JSON. It names the status and the content type, and for an HTML page says
+ * what it usually means; it never quotes the body, which may echo the request's credentials.
+ */
+function notJsonError(options: RequestOptions, response: RawResponse, cause: unknown): WeftParseError {
+  const { method, path } = options;
+  const contentType = firstHeader(response.headers['content-type']);
+  const what = contentType ? `a ${contentType.split(';')[0]?.trim()} body` : 'a body';
+  const hint = /\bhtml\b/i.test(contentType ?? '')
+    ? ' (an HTML page: is the base URL that of the service, not of a web app or a login page?)'
+    : '';
+  return new WeftParseError(`weft: ${method} ${path} answered ${response.status} with ${what} that is not JSON${hint}`, method, path, {
+    cause,
+    status: response.status,
+    contentType,
+  });
 }

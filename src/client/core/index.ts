@@ -26,6 +26,7 @@ export {
   WeftPermissionError,
   WeftQuotaExceededError,
   WeftRateLimitError,
+  WeftRequestBodyError,
   WeftServerError,
   WeftTimeoutError,
   WeftValidationError,

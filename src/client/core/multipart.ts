@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { BinaryBody } from './body.js';
+import { type BinaryBody, holdErrors, readStream } from './body.js';
 
 /** File content for a multipart part: bytes, a Blob (e.g. from `fs.openAsBlob`), or a stream of bytes. */
 export type FileContent = BinaryBody;
@@ -35,6 +35,7 @@ export class MultipartBody {
   /** Adds a file part. */
   file(name: string, content: FileContent, options: { filename?: string; contentType?: string } = {}): this {
     const normalized = content instanceof ArrayBuffer ? new Uint8Array(content) : content;
+    holdErrors(normalized);
     const contentType =
       options.contentType ?? (normalized instanceof Blob && normalized.type ? normalized.type : 'application/octet-stream');
     this.parts.push({ name, filename: options.filename ?? 'blob', contentType, content: normalized });
@@ -73,8 +74,8 @@ export class MultipartBody {
       const { content } = part;
       if (typeof content === 'string') yield Buffer.from(content);
       else if (content instanceof Uint8Array) yield content;
-      else if (content instanceof Blob) yield* streamOf(content.stream());
-      else yield* streamOf(content);
+      else if (content instanceof Blob) yield* readStream(content.stream());
+      else yield* readStream(content);
       yield Buffer.from('\r\n');
     }
     yield Buffer.from(this.closing());
@@ -98,13 +99,6 @@ function sizeOf(content: Part['content']): number | undefined {
   if (content instanceof Uint8Array) return content.byteLength;
   if (content instanceof Blob) return content.size;
   return undefined;
-}
-
-async function* streamOf(source: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  // Node's web ReadableStream and Readable are both async iterable; this only narrows the type.
-  for await (const chunk of source as AsyncIterable<Uint8Array | string>) {
-    yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-  }
 }
 
 /** Escapes a field or file name for the Content-Disposition header (WHATWG's multipart encoding rules). */

@@ -1,5 +1,5 @@
 import type { CallOptions } from '../core/http.js';
-import { TraceResource } from './resource.js';
+import { TraceResource, forward } from './resource.js';
 import type { GeolocateRes, HealthRes, ProjectsInfoReq, ProjectsInfoRes, ServerInfoRes, VersionRes } from './types/service.js';
 
 /** The trace service's own information. `client.trace.service` */
@@ -14,9 +14,9 @@ export class Service extends TraceResource {
     return this.json('GET', '/server_info', {}, options);
   }
 
-  /** GET /version */
-  async version(options?: CallOptions): Promise<VersionRes> {
-    return this.json('GET', '/version', {}, options);
+  /** GET /version; the one trace endpoint whose answer may be plain text, returned as a string. */
+  async version(options: CallOptions = {}): Promise<VersionRes> {
+    return this.scope.core.request({ method: 'GET', path: '/version', allowText: true, ...forward(undefined, options) });
   }
 
   /** Where the service thinks the caller is. GET /geolocate */

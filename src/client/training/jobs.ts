@@ -6,7 +6,7 @@ import { type WatchJobOptions, type WatchJobOutcome, watchJob } from './watch-jo
 
 /**
  * `jobs` of the training service: RL and SFT jobs, read through the same paths. Creates are sent once,
- * never retried (the service has no idempotency keys).
+ * not retried (the service has no idempotency keys), unless the caller passes `{ idempotent: true }`.
  */
 export class TrainingJobs {
   /** The job's events. */
@@ -24,7 +24,13 @@ export class TrainingJobs {
    * const outcome = await client.training.jobs.watch(job.id);
    */
   async createRl(params: CreateRlJobParams, options: CallOptions = {}): Promise<TrainingJob> {
-    return this.core.request<TrainingJob>({ ...options, method: 'POST', path: '/preview/training-jobs', body: params, idempotent: false });
+    return this.core.request<TrainingJob>({
+      ...options,
+      method: 'POST',
+      path: '/preview/training-jobs',
+      body: params,
+      idempotent: options.idempotent ?? false,
+    });
   }
 
   /** Starts an SFT job on data already uploaded as a W&B artifact (`POST /preview/sft-training-jobs`). */
@@ -34,7 +40,7 @@ export class TrainingJobs {
       method: 'POST',
       path: '/preview/sft-training-jobs',
       body: params,
-      idempotent: false,
+      idempotent: options.idempotent ?? false,
     });
   }
 
@@ -57,6 +63,6 @@ export class TrainingJobs {
    */
   async watch(jobId: string, options: WatchJobOptions = {}): Promise<WatchJobOutcome> {
     const path = eventsPath(jobId);
-    return watchJob((params, signal) => this.events.list(jobId, params, { signal }), path, options);
+    return watchJob((params, signal) => this.events.list(jobId, params, { signal }), path, options, this.core.closing);
   }
 }

@@ -5,8 +5,9 @@ import type { DeleteModelResponse, ModelCreateParams, TrainingModel } from './ty
 import type { LogParams } from './types/trajectories.js';
 
 /**
- * `models` of the training service. Creates under `/preview/` are sent once, never retried: the service has
- * no idempotency keys, so a retry could create twice (`return_existing: true` makes a repeat safe by hand).
+ * `models` of the training service. Creates under `/preview/` are sent once, not retried: the service has no
+ * idempotency keys, so a retry could create twice. With `return_existing: true` a repeat is safe: pass
+ * `{ idempotent: true }` to have it retried like a read.
  */
 export class TrainingModels {
   /** The model's checkpoints. */
@@ -25,7 +26,13 @@ export class TrainingModels {
    * });
    */
   async create(params: ModelCreateParams, options: CallOptions = {}): Promise<TrainingModel> {
-    return this.core.request<TrainingModel>({ ...options, method: 'POST', path: '/preview/models', body: params, idempotent: false });
+    return this.core.request<TrainingModel>({
+      ...options,
+      method: 'POST',
+      path: '/preview/models',
+      body: params,
+      idempotent: options.idempotent ?? false,
+    });
   }
 
   /** Deletes a model with all its checkpoints, artifacts and run (`DELETE /preview/models/{model_id}`). */
@@ -47,7 +54,8 @@ export class TrainingModels {
       method: 'POST',
       path: `/preview/models/${encodeSegment(modelId, 'modelId')}/log`,
       body: params,
-      idempotent: false,
+      idempotent: options.idempotent ?? false,
+      allowText: true,
     });
   }
 }

@@ -1,5 +1,6 @@
 import { WeftAbortError, WeftApiError, WeftConnectionError } from '../core/errors.js';
 import { abortableSleep } from '../core/abortable-sleep.js';
+import { CLIENT_CLOSED, clientClosedError, wasNeverSent } from '../core/attempt.js';
 import { MAX_TIMER_MS } from '../core/timer-limit.js';
 import { type JobProgress, advanceProgress, initialProgress } from './job-progress.js';
 import type { EventListParams, TrainingJobEvent } from './types/events.js';
@@ -20,7 +21,8 @@ export interface WatchJobOptions {
   /**
    * Polls that may fail in a row for a passing reason (no connection, a timeout, 408, 429, 5xx), after the
    * HTTP core's own retries, before the watch gives up with the last error. A long job outlives a short
-   * outage. Default 5; 0 gives up at the first.
+   * outage. Default 5; 0 gives up at the first. A service that refuses the very first connections (before it
+   * has answered once) is not waited out: the watch rejects with that `WeftConnectionError` at once.
    */
   maxConsecutiveErrors?: number;
 }
@@ -64,12 +66,15 @@ function integerIn(value: number | undefined, name: string, min: number, max: nu
  * Polls a job's events until a terminal one (`training_ended`, `training_failed`) and resolves with the
  * outcome. Each poll follows `has_more` pages at once; the cursor is the last id seen, and events are
  * de-duplicated by id because the service may deliver one again. Quiet polls back off; a poll that brings
- * news resets the wait. Passing failures (network, 408, 429, 5xx) are waited out up to `maxConsecutiveErrors`.
+ * news resets the wait. Passing failures (network, 408, 429, 5xx) are waited out up to `maxConsecutiveErrors`,
+ * except a service that cannot be reached before it has ever answered (not started, or a wrong address): that
+ * rejects at once.
  */
 export async function watchJob(
   listPage: ListEventsPage,
   eventsPath: string,
   options: WatchJobOptions = {},
+  closing?: AbortSignal,
 ): Promise<WatchJobOutcome> {
   const baseInterval = positive(options.pollIntervalMs, 'pollIntervalMs', DEFAULT_POLL_INTERVAL_MS);
   const maxInterval = positive(
@@ -81,9 +86,14 @@ export async function watchJob(
   const maxErrors = integerIn(options.maxConsecutiveErrors, 'maxConsecutiveErrors', 0, Number.MAX_SAFE_INTEGER, DEFAULT_MAX_CONSECUTIVE_ERRORS);
   const { signal } = options;
   const aborted = () => new WeftAbortError('GET', eventsPath, { cause: signal?.reason });
+  // The wait between polls ends when the client is closed, too, so that close() leaves nothing pending.
+  const stopped = () => (signal?.aborted ? aborted() : clientClosedError('GET', eventsPath, 'was cut short: the client was closed'));
   const reader = new EventReader(listPage, pageSize, options.onEvent, signal);
   let interval = baseInterval;
   let failures = 0;
+  // Whether the service has answered at all, even with an error: until it has, a refused connection more likely
+  // means a wrong address or a service not started than a passing outage, and is not waited out.
+  let reached = false;
 
   for (;;) {
     if (signal?.aborted) throw aborted();
@@ -93,12 +103,15 @@ export async function watchJob(
       if (typeof polled !== 'number') return polled;
       fresh = polled;
       failures = 0;
+      reached = true;
     } catch (error) {
       failures += 1;
+      if (error instanceof WeftApiError) reached = true;
       if (!isPassing(error) || failures > maxErrors) throw error;
+      if (!reached && isUnreachable(error)) throw error;
     }
     interval = fresh > 0 ? baseInterval : Math.min(maxInterval, interval * 1.5);
-    await abortableSleep(interval, signal, aborted);
+    await abortableSleep(interval, [signal, closing], stopped);
   }
 }
 
@@ -143,9 +156,15 @@ class EventReader {
   }
 }
 
+/** The request never reached a service: the connection was refused, or the host not found. */
+export function isUnreachable(error: unknown): error is WeftConnectionError {
+  return error instanceof WeftConnectionError && wasNeverSent(error);
+}
+
 /** Failures that say nothing about the job: the service or the network was briefly unable to answer. */
 function isPassing(error: unknown): boolean {
   if (error instanceof WeftAbortError) return false;
-  if (error instanceof WeftConnectionError) return true;
+  // A closed client will not answer again.
+  if (error instanceof WeftConnectionError) return error.code !== CLIENT_CLOSED;
   return error instanceof WeftApiError && (error.status === 408 || error.status === 429 || error.status >= 500);
 }

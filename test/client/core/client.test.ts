@@ -88,6 +88,12 @@ describe('Client', () => {
     expect(() => new Client({ baseUrl: server.url })).toThrow(/WEFT_PROJECT/);
   });
 
+  it('returns the trace service version as text when the service answers plain text', async () => {
+    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('1.2.3'));
+    const client = track(new Client({ project: 'team/proj', baseUrl: server.url }));
+    await expect(client.trace.service.version()).resolves.toBe('1.2.3');
+  });
+
   it('fails requests after close()', async () => {
     const client = new Client({ project: 'team/proj', baseUrl: server.url, maxRetries: 0 });
     await client.trace.service.health();
@@ -99,6 +105,48 @@ describe('Client', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('ends a request still waiting for its answer when closed, so close() settles', async () => {
+    server.handle(() => {}); // never answers
+    const client = new Client({ project: 'team/proj', baseUrl: server.url });
+    const pending = client.trace.calls.read({ id: 'c1' }).catch((e: unknown) => e);
+    await server.requestArrived();
+    await settlesWithin(client.close(), 'close() with a request in flight');
+    const error = await settlesWithin(pending, 'the request in flight');
+    expect(error).toBeInstanceOf(WeftConnectionError);
+    expect(error).toMatchObject({ code: 'WEFT_CLIENT_CLOSED', method: 'POST', path: '/call/read' });
+    expect((error as Error).message).toMatch(/was cut short: the client was closed/);
+  });
+
+  it('ends a JSONL stream left open when closed, and the stream then fails', async () => {
+    let timer: NodeJS.Timeout | undefined;
+    server.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/jsonl' });
+      res.write('{"id":"c1"}\n');
+      timer = setInterval(() => res.write('{"id":"more"}\n'), 20);
+      res.on('close', () => clearInterval(timer));
+    });
+    const client = new Client({ project: 'team/proj', baseUrl: server.url });
+    const calls = client.trace.calls.streamQuery({})[Symbol.asyncIterator]();
+    expect((await calls.next()).value).toMatchObject({ id: 'c1' });
+    // The loop is abandoned here, without break or return().
+    await settlesWithin(client.close(), 'close() with a stream left open');
+    clearInterval(timer);
+    const error = await settlesWithin(drain(calls), 'the stream left open');
+    expect(error).toBeInstanceOf(WeftConnectionError);
+    expect(error).toMatchObject({ code: 'WEFT_CLIENT_CLOSED' });
+  });
+
+  it('ends a wait between retries when closed', async () => {
+    server.handle((_req, res) => sendJson(res, 503, { detail: 'busy' }, { 'retry-after': '30' }));
+    const client = new Client({ project: 'team/proj', baseUrl: server.url });
+    const pending = client.trace.service.health().catch((e: unknown) => e);
+    await server.requestArrived();
+    await settlesWithin(client.close(), 'close() during a wait between retries');
+    const error = await settlesWithin(pending, 'the request waiting to be retried');
+    expect(error).toMatchObject({ code: 'WEFT_CLIENT_CLOSED' });
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('can be closed twice, and twice at once', async () => {
     const client = new Client({ project: 'team/proj', baseUrl: server.url });
     await client.trace.service.health();
@@ -106,3 +154,28 @@ describe('Client', () => {
     await expect(client.close()).resolves.toBeUndefined();
   });
 });
+
+/** Waits for `promise`, failing with a message naming `what` if it has not settled after 5 s (it should at once). */
+async function settlesWithin<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} had not settled after 5 s`)), 5000);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Reads an iterator to its end and returns what it threw (or undefined). */
+async function drain(iterator: AsyncIterator<unknown>): Promise<unknown> {
+  try {
+    while (!(await iterator.next()).done) {
+      // keep reading
+    }
+    return undefined;
+  } catch (error) {
+    return error;
+  }
+}

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,6 +17,7 @@ import {
   WeftParseError,
   WeftQuotaExceededError,
   WeftRateLimitError,
+  WeftRequestBodyError,
   WeftServerError,
   WeftTimeoutError,
   WeftValidationError,
@@ -101,6 +104,30 @@ describe('requests', () => {
     server.handle((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{nope'));
     await expect(core.request({ method: 'GET', path: '/x' })).rejects.toBeInstanceOf(WeftParseError);
   });
+
+  it('throws a parse error naming status, method, path and content type when a 2xx answer is plain text', async () => {
+    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'));
+    const error = await core.request({ method: 'POST', path: '/calls/query_stats', body: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WeftParseError);
+    expect(error).toMatchObject({ status: 200, method: 'POST', path: '/calls/query_stats', contentType: 'text/plain' });
+    expect((error as Error).message).toBe('weft: POST /calls/query_stats answered 200 with a text/plain body that is not JSON');
+    expect(retries).toEqual([]);
+  });
+
+  it('says what an HTML page answering a JSON endpoint usually means, without quoting the page', async () => {
+    const page = `<html><body>Sign in. Your token: ${API_KEY}</body></html>`;
+    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page));
+    const error = await core.request({ method: 'GET', path: '/calls/c1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WeftParseError);
+    expect(error).toMatchObject({ status: 200, contentType: 'text/html; charset=utf-8' });
+    expect((error as Error).message).toContain('text/html body that is not JSON (an HTML page: is the base URL that of the service');
+    expect((error as Error).message).not.toContain('Sign in');
+  });
+
+  it('returns a text answer as a string where the endpoint allows text', async () => {
+    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('0.1.0'));
+    await expect(core.request({ method: 'GET', path: '/version', allowText: true })).resolves.toBe('0.1.0');
+  });
 });
 
 describe('request bodies', () => {
@@ -130,6 +157,36 @@ describe('request bodies', () => {
     expect((parsed.get('blob') as File).name).toBe('b.txt');
     expect(await (parsed.get('blob') as File).text()).toBe('blob content');
     expect(await (parsed.get('stream') as File).text()).toBe('stream');
+  });
+
+  it('rejects with a body error when a file stream fails before it is read (a path that does not exist)', async () => {
+    const missing = join(tmpdir(), `weft-missing-${process.pid}`, 'nope.bin');
+    const form = new MultipartBody().field('project_id', 'team/proj').file('file', createReadStream(missing));
+    const error = await core.request({ method: 'POST', path: '/file/create', body: form }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WeftRequestBodyError);
+    expect(error).toMatchObject({ method: 'POST', path: '/file/create', code: 'ENOENT' });
+    expect((error as Error).message).toContain('request body could not be read');
+    expect(retries).toEqual([]);
+  });
+
+  it('rejects with a body error when a raw stream body fails before it is read', async () => {
+    const early = new Readable({ read() {} });
+    process.nextTick(() => early.destroy(new Error('disk gone')));
+    const error = await core.request({ method: 'POST', path: '/otel/v1/traces', body: early }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WeftRequestBodyError);
+    expect((error as Error).message).toContain('disk gone');
+  });
+
+  it('rejects with a body error when a stream body fails midway', async () => {
+    async function* failing(): AsyncGenerator<Uint8Array> {
+      yield Buffer.from('part one');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      throw new Error('read failed');
+    }
+    const form = new MultipartBody().file('file', failing());
+    const error = await core.request({ method: 'POST', path: '/file/create', body: form }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WeftRequestBodyError);
+    expect((error as Error).cause).toMatchObject({ message: 'read failed' });
   });
 });
 

@@ -22,6 +22,8 @@ export interface RecordingServer {
   requests: RecordedRequest[];
   /** Replaces how the server answers; the default answers `200 {}`. */
   handle(handler: Handler): void;
+  /** Resolves once the server has received `count` requests in all (at once if it has). */
+  requestArrived(count?: number): Promise<void>;
   /** Resolves when the next request's connection closes (to see that a client hung up). */
   connectionClosed(): Promise<void>;
   close(): Promise<void>;
@@ -33,10 +35,16 @@ export async function startRecordingServer(initial?: Handler): Promise<Recording
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const closeWaiters: Array<() => void> = [];
+  const arrivalWaiters: Array<{ count: number; resolve: () => void }> = [];
 
   const server: Server = createServer(async (raw, res) => {
     const chunks: Buffer[] = [];
-    for await (const chunk of raw) chunks.push(chunk as Buffer);
+    try {
+      for await (const chunk of raw) chunks.push(chunk as Buffer);
+    } catch {
+      // The client gave up mid-body (e.g. its body stream failed): there is no request to record or answer.
+      return;
+    }
     const url = new URL(raw.url ?? '/', 'http://localhost');
     const query: Record<string, string | string[]> = {};
     for (const [key, value] of url.searchParams) {
@@ -53,6 +61,10 @@ export async function startRecordingServer(initial?: Handler): Promise<Recording
       json: () => (body.length === 0 ? undefined : JSON.parse(body.toString('utf8'))),
     };
     requests.push(recorded);
+    for (const waiter of arrivalWaiters.filter((w) => requests.length >= w.count)) {
+      arrivalWaiters.splice(arrivalWaiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
     const waiter = closeWaiters.shift();
     if (waiter) raw.socket.once('close', waiter);
     try {
@@ -73,6 +85,10 @@ export async function startRecordingServer(initial?: Handler): Promise<Recording
     requests,
     handle(next) {
       handler = next;
+    },
+    requestArrived(count = 1) {
+      if (requests.length >= count) return Promise.resolve();
+      return new Promise<void>((resolve) => arrivalWaiters.push({ count, resolve }));
     },
     connectionClosed() {
       return new Promise<void>((resolve) => closeWaiters.push(resolve));

@@ -181,6 +181,32 @@ describe('training jobs', () => {
     expect(server?.requests.map((r) => r.url)).toEqual(['/v1/preview/training-jobs', '/v1/preview/models']);
   });
 
+  it("retries a create after a 503 when the caller says it is idempotent, as every call's `idempotent` does", async () => {
+    const seen = new Set<string>();
+    server = await startLoopbackServer((req, res) => {
+      const first = !seen.has(req.url);
+      seen.add(req.url);
+      if (first) sendJson(res, 503, { detail: 'Failed to create model due to workflow error.' });
+      else sendJson(res, 200, { id: 'created' });
+    });
+    const client = trainingClient(server.origin);
+    const safe = { idempotent: true };
+    await client.models.create({ project: 'p', name: 'n', base_model: 'b', return_existing: true }, safe);
+    await client.models.log(MODEL_ID, { split: 'train', trajectory_groups: groups }, safe);
+    await client.jobs.createRl({ model_id: MODEL_ID, trajectory_groups: groups }, safe);
+    await client.jobs.createSft({ model_id: MODEL_ID, training_data_url: 'x' }, safe);
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'POST /v1/preview/models',
+      'POST /v1/preview/models',
+      `POST /v1/preview/models/${MODEL_ID}/log`,
+      `POST /v1/preview/models/${MODEL_ID}/log`,
+      'POST /v1/preview/training-jobs',
+      'POST /v1/preview/training-jobs',
+      'POST /v1/preview/sft-training-jobs',
+      'POST /v1/preview/sft-training-jobs',
+    ]);
+  });
+
   it('keeps the validation detail of a 422', async () => {
     const client = await serve({ detail: [{ loc: ['body', 'model_id'], msg: 'Field required', type: 'missing' }] }, 422);
     const error = await client.jobs.createSft({ model_id: '', training_data_url: 'x' } as never).catch((e: unknown) => e);

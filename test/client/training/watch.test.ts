@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type TrainingJobEvent, WeftAbortError, WeftNotFoundError, WeftServerError } from 'weft';
+import { Client, type RetryEvent, type TrainingJobEvent, WeftAbortError, WeftConnectionError, WeftNotFoundError, WeftServerError } from 'weft';
 import { sendJson, startLoopbackServer } from '../inference/loopback-server.js';
 import { trainingClient, closeClients } from '../inference/support.js';
+import { deadOrigin } from '../../helpers/dead-origin.js';
 import { type FakeJob, event, startFakeJob } from './events-server.js';
 
 let job: FakeJob | undefined;
@@ -117,7 +118,73 @@ describe('training.jobs.watch', () => {
     }
   });
 
+  it('stops when the client is closed while it waits between polls', async () => {
+    job = await startFakeJob(() => [started]);
+    const client = new Client({ trainingBaseUrl: `${job.server.origin}/v1` });
+    let closed: Promise<void> | undefined;
+    const watching = client.training.jobs.watch('job-1', {
+      pollIntervalMs: 600_000,
+      onEvent: () => {
+        closed = client.close();
+      },
+    });
+    const error = await withDeadline(
+      watching.catch((e: unknown) => e),
+      'the watch of a closed client',
+    );
+    await closed;
+    expect(error).toBeInstanceOf(WeftConnectionError);
+    expect(error).toMatchObject({ code: 'WEFT_CLIENT_CLOSED' });
+    expect(job.eventRequests()).toHaveLength(1);
+  });
+
+  it('rejects at once when the service cannot be reached at all, rather than waiting it out', async () => {
+    const origin = await deadOrigin();
+    const watching = trainingClient(origin).jobs.watch('job-1', { pollIntervalMs: 600_000 });
+    const error = await withDeadline(
+      watching.catch((e: unknown) => e),
+      'the watch of an unreachable service',
+    );
+    expect(error).toBeInstanceOf(WeftConnectionError);
+    expect(error).toMatchObject({ code: 'ECONNREFUSED' });
+  });
+
+  it('still waits out a refused connection once the service has answered', async () => {
+    job = await startFakeJob(() => [started]);
+    const retries: RetryEvent[] = [];
+    const client = new Client({
+      trainingBaseUrl: `${job.server.origin}/v1`,
+      backoff: { initialDelayMs: 1, maxDelayMs: 5 },
+      onRetry: (e) => retries.push(e),
+    });
+    const server = job.server;
+    try {
+      const error = await client.training.jobs
+        .watch('job-1', { ...FAST, maxConsecutiveErrors: 2, onEvent: () => void server.close() })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(WeftConnectionError);
+      expect(error).toMatchObject({ code: 'ECONNREFUSED' });
+      // Three refused polls (the first and the two waited out), each retried twice by the HTTP core.
+      expect(retries).toHaveLength(6);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('rejects an interval that is not a positive number, naming it', async () => {
     await expect(trainingClient('http://127.0.0.1:9').jobs.watch('j', { pollIntervalMs: 0 })).rejects.toThrow(/`pollIntervalMs`/);
   });
 });
+
+/** Waits for `promise`, failing with a message naming `what` if it has not settled after 5 s (it should at once). */
+async function withDeadline<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} had not settled after 5 s`)), 5000);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

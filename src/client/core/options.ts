@@ -1,0 +1,130 @@
+/**
+ * Checks of the options the HTTP core takes (from `new Client()` and from every call), so that a value of the
+ * wrong kind fails at once with a {@link WeftConfigError} naming the option and what was expected, rather than
+ * deep inside undici (where it would be classified as a connection error and retried) or not at all.
+ */
+import { WeftConfigError } from '../../config/errors.js';
+import type { BackoffOptions } from './retry.js';
+import { MAX_TIMER_MS } from './timer-limit.js';
+
+/** A count of retries: a whole number ≥ 0. */
+export function retryCount(value: unknown, fallback: number, option: string): number {
+  const count = nonNegative(value, fallback, option);
+  if (!Number.isInteger(count)) {
+    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be a whole number ≥ 0, got ${count}.`);
+  }
+  return count;
+}
+
+/** A `timeoutMs`: ≥ 0 like any count, and no longer than a Node timer can wait. */
+export function timerMs(value: unknown, fallback: number, option: string): number {
+  const ms = nonNegative(value, fallback, option);
+  if (ms > MAX_TIMER_MS) {
+    throw new WeftConfigError(
+      option,
+      undefined,
+      `weft: option \`${option}\` must be at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest Node timer), got ${ms}${option === 'timeoutMs' ? '; use 0 for no timeout' : ''}.`,
+    );
+  }
+  return ms;
+}
+
+/** The backoff's delays become timers too, so they have the same bounds as `timeoutMs`. */
+export function checkedBackoff(backoff: BackoffOptions): BackoffOptions {
+  for (const key of ['initialDelayMs', 'maxDelayMs'] as const) {
+    if (backoff[key] !== undefined) timerMs(backoff[key], 0, `backoff.${key}`);
+  }
+  return backoff;
+}
+
+/** `onRetry`: a function, or nothing. */
+export function checkedOnRetry<F>(value: F | undefined | null): F | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'function') {
+    throw new WeftConfigError('onRetry', undefined, `weft: option \`onRetry\` must be a function, got ${describeType(value)}.`);
+  }
+  return value;
+}
+
+/** A call's `signal`: an `AbortSignal` (or one that behaves like it), or nothing. */
+export function checkedSignal(value: unknown): AbortSignal | undefined {
+  if (value === undefined || value === null) return undefined;
+  const signal = value as Partial<AbortSignal>;
+  if (typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function' || typeof signal.removeEventListener !== 'function') {
+    throw new WeftConfigError('signal', undefined, `weft: option \`signal\` must be an AbortSignal, got ${describeType(value)}.`);
+  }
+  return value as AbortSignal;
+}
+
+/** A call's `idempotent`: true, false, or nothing. */
+export function checkedIdempotent(value: unknown): boolean | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') {
+    throw new WeftConfigError('idempotent', undefined, `weft: option \`idempotent\` must be true or false, got ${describeType(value)}.`);
+  }
+  return value;
+}
+
+// What undici (and Node's http) accept: RFC 9110 token characters in a name; in a value, no control character
+// but the tab (so no CR or LF, which would let a value start a header of its own).
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const HEADER_VALUE_FORBIDDEN = /[^\t\x20-\x7e\x80-\xff]/;
+
+/**
+ * Checks the `headers` option of the client or of a call: names must be HTTP tokens, values strings (or
+ * numbers) without control characters; `null` (removes a default) and `undefined` (sends nothing) pass. The
+ * error names the header but never shows its value, which may be a credential.
+ */
+export function checkHeaders(headers: unknown): void {
+  if (headers === undefined || headers === null) return;
+  if (typeof headers !== 'object' || Array.isArray(headers)) {
+    throw new WeftConfigError('headers', undefined, `weft: option \`headers\` must be an object of header names to values, got ${describeType(headers)}.`);
+  }
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name)) {
+      throw new WeftConfigError(
+        'headers',
+        undefined,
+        `weft: option \`headers\` has an invalid header name ${JSON.stringify(name)}: a name is letters, digits and !#$%&'*+-.^_\`|~ only.`,
+      );
+    }
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string' && typeof value !== 'number') {
+      throw new WeftConfigError(
+        'headers',
+        undefined,
+        `weft: option \`headers\`: header ${JSON.stringify(name)} must have a string value, got ${describeType(value)}.`,
+      );
+    }
+    if (HEADER_VALUE_FORBIDDEN.test(String(value))) {
+      throw new WeftConfigError(
+        'headers',
+        undefined,
+        `weft: option \`headers\`: the value of header ${JSON.stringify(name)} holds a control character (CR, LF, NUL…), which a header cannot carry (the value is not shown).`,
+      );
+    }
+  }
+}
+
+function nonNegative(value: unknown, fallback: number, option: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be a number ≥ 0, got ${describeValue(value)}.`);
+  }
+  return value;
+}
+
+/** `a string`, `an object`, `null`… for an error message; never the value itself, which may be a secret. */
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const type = typeof value;
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+/** A number as it is (`got -1`), a string quoted, anything else by its type. */
+function describeValue(value: unknown): string {
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
+  return describeType(value);
+}
