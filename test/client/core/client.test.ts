@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WeftConfigError } from '../../../src/config/index.js';
 import { Client, WeftConnectionError } from '../../../src/client/index.js';
 import { type RecordingServer, sendJson, startRecordingServer } from './recording-server.js';
+import { settlesWithin } from '../../helpers/deadline.js';
 
 const ENV_KEYS = ['WEFT_API_KEY', 'WEFT_PROJECT', 'WEFT_BASE_URL', 'WEFT_INFERENCE_BASE_URL', 'WEFT_TRAINING_BASE_URL'] as const;
 let saved: Record<string, string | undefined>;
@@ -154,19 +155,6 @@ describe('Client', () => {
     await expect(client.close()).resolves.toBeUndefined();
   });
 });
-
-/** Waits for `promise`, failing with a message naming `what` if it has not settled after 5 s (it should at once). */
-async function settlesWithin<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} had not settled after 5 s`)), 5000);
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Reads an iterator to its end and returns what it threw (or undefined). */
 async function drain(iterator: AsyncIterator<unknown>): Promise<unknown> {

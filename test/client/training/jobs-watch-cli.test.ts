@@ -3,6 +3,7 @@ import { runJobsWatch } from '../../../src/cli/jobs-watch.js';
 import { sendJson, startLoopbackServer } from '../inference/loopback-server.js';
 import { type FakeJob, event, startFakeJob } from './events-server.js';
 import { deadOrigin } from '../../helpers/dead-origin.js';
+import { settlesWithin } from '../../helpers/deadline.js';
 
 let job: FakeJob | undefined;
 
@@ -118,7 +119,7 @@ describe('weft jobs watch', () => {
 
   it('exits 1 at once naming the address and how to start the service when nothing listens there', async () => {
     const origin = await deadOrigin();
-    const result = await withDeadline(run(['job-1', '--base-url', `${origin}/v1`]), 'weft jobs watch against a dead address');
+    const result = await settlesWithin(run(['job-1', '--base-url', `${origin}/v1`]), 'weft jobs watch against a dead address', 10);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`cannot reach the training service at ${origin}/v1 (ECONNREFUSED)`);
     expect(result.stderr).toContain('`weft dev`');
@@ -148,19 +149,3 @@ describe('weft jobs watch', () => {
     expect(result.stderr).toContain('job job-1 keeps running');
   });
 });
-
-/**
- * Waits for `promise`, failing with a message naming `what` if it has not settled after 10 s (the HTTP core's
- * default retries of a refused connection take a second or two; waiting the outage out would take half a minute).
- */
-async function withDeadline<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} had not settled after 10 s`)), 10_000);
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

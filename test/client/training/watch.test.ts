@@ -3,6 +3,7 @@ import { Client, type RetryEvent, type TrainingJobEvent, WeftAbortError, WeftCon
 import { sendJson, startLoopbackServer } from '../inference/loopback-server.js';
 import { trainingClient, closeClients } from '../inference/support.js';
 import { deadOrigin } from '../../helpers/dead-origin.js';
+import { settlesWithin } from '../../helpers/deadline.js';
 import { type FakeJob, event, startFakeJob } from './events-server.js';
 
 let job: FakeJob | undefined;
@@ -128,7 +129,7 @@ describe('training.jobs.watch', () => {
         closed = client.close();
       },
     });
-    const error = await withDeadline(
+    const error = await settlesWithin(
       watching.catch((e: unknown) => e),
       'the watch of a closed client',
     );
@@ -141,7 +142,7 @@ describe('training.jobs.watch', () => {
   it('rejects at once when the service cannot be reached at all, rather than waiting it out', async () => {
     const origin = await deadOrigin();
     const watching = trainingClient(origin).jobs.watch('job-1', { pollIntervalMs: 600_000 });
-    const error = await withDeadline(
+    const error = await settlesWithin(
       watching.catch((e: unknown) => e),
       'the watch of an unreachable service',
     );
@@ -175,16 +176,3 @@ describe('training.jobs.watch', () => {
     await expect(trainingClient('http://127.0.0.1:9').jobs.watch('j', { pollIntervalMs: 0 })).rejects.toThrow(/`pollIntervalMs`/);
   });
 });
-
-/** Waits for `promise`, failing with a message naming `what` if it has not settled after 5 s (it should at once). */
-async function withDeadline<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} had not settled after 5 s`)), 5000);
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
