@@ -9,6 +9,7 @@ import { devService, type Json, streamQuery } from './support.js';
 let conflicting: Buffer;
 let clean: Buffer;
 let unconvertible: Buffer;
+let builtinNames: Buffer;
 
 beforeAll(async () => {
   const receiver = await startOtlpReceiver();
@@ -27,6 +28,10 @@ beforeAll(async () => {
   tracer.startSpan('after', { attributes: { output: 'kept' } }).end();
   await weft.forceFlush();
   unconvertible = receiver.requests[2]!.body;
+  // Keys named like what every JS object inherits are data like any other.
+  tracer.startSpan('builtins', { attributes: { 'wandb.attributes.constructor': 'c', 'wandb.attributes.toString.x': 't', output: 'ok' } }).end();
+  await weft.forceFlush();
+  builtinNames = receiver.requests[3]!.body;
   await weft.shutdown();
   await receiver.close();
 });
@@ -63,6 +68,15 @@ describe('weft dev: POST /otel/v1/traces on the wire', () => {
     expect(res.body.partial_success.error_message).toMatch(/^span [0-9a-f]{16} \("odd"\): could not be converted to a call: /);
     const calls = await streamQuery(dev.url, { project_id: 'team/wire' });
     expect(calls.map((c) => [c.op_name, c.output])).toEqual([['after', 'kept']]);
+  });
+
+  it('stores a span whose attribute keys are named like an object’s built-ins (constructor, toString)', async () => {
+    const dev = await devService();
+    expect(await exportTo(dev.url, builtinNames)).toMatchObject({ status: 200, body: { partial_success: null } });
+    const calls = await streamQuery(dev.url, { project_id: 'team/wire' });
+    expect(calls.map((c) => [c.op_name, c.output, c.attributes?.constructor, c.attributes?.toString])).toEqual([
+      ['builtins', 'ok', 'c', { x: 't' }],
+    ]);
   });
 
   it('routes spans to the project named by the resource', async () => {

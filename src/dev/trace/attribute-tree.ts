@@ -8,6 +8,14 @@ export class AttributeConflict extends Error {
   override readonly name = 'AttributeConflict';
 }
 
+/**
+ * A tree node without a prototype: attribute keys are data, and one named `constructor`, `toString` or `__proto__`
+ * must find nothing there but what the span set.
+ */
+function emptyTree(): Tree {
+  return Object.create(null) as Tree;
+}
+
 /** OTLP values as JSON: big ints as strings, bytes as base64, JSON-looking strings parsed. */
 function toJsonValue(value: AttributeValue): unknown {
   if (typeof value === 'bigint') return value.toString();
@@ -26,7 +34,7 @@ function toJsonValue(value: AttributeValue): unknown {
     return value;
   }
   if (value !== null && typeof value === 'object') {
-    const out: Tree = {};
+    const out = emptyTree();
     for (const [k, v] of Object.entries(value)) out[k] = toJsonValue(v);
     return out;
   }
@@ -40,7 +48,7 @@ function toJsonValue(value: AttributeValue): unknown {
  * @throws {AttributeConflict} when one key is a value and also the prefix of another key.
  */
 export function expandAttributes(flat: Record<string, AttributeValue>): Tree {
-  const root: Tree = {};
+  const root = emptyTree();
   // Objects this expansion made for path segments; any other object is a value and cannot be extended.
   const branches = new WeakSet<object>([root]);
   for (const [flatKey, raw] of Object.entries(flat)) {
@@ -50,7 +58,7 @@ export function expandAttributes(flat: Record<string, AttributeValue>): Tree {
       const part = parts[i]!;
       const next = node[part];
       if (next === undefined) {
-        const branch: Tree = {};
+        const branch = emptyTree();
         branches.add(branch);
         node[part] = branch;
         node = branch;
