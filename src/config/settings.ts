@@ -53,16 +53,35 @@ export interface Connection {
 
 type Env = Record<string, string | undefined>;
 
-/** Reads an option, else its environment variable; blank strings count as unset. */
-export function pick(value: string | undefined, envVar: string, env: Env = process.env): string | undefined {
+function describe(option: string, envVar: string | undefined): string {
+  return envVar ? `option \`${option}\` (env ${envVar})` : `option \`${option}\``;
+}
+
+/** What a value is, for an error message, without the value itself (it may be a key). */
+export function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const type = typeof value;
+  return type === 'object' ? 'an object' : `a ${type}`;
+}
+
+/** The option named for an environment variable: `WEFT_API_KEY` is `apiKey`. */
+function optionOf(envVar: string): string {
+  return (Object.keys(ENV) as (keyof typeof ENV)[]).find((option) => ENV[option] === envVar) ?? envVar;
+}
+
+/**
+ * Reads an option, else its environment variable; blank strings count as unset, and so does `null` (a plain-JS
+ * app's "not set"). Anything but a string, from an app without types, is refused naming the option.
+ */
+export function pick(value: unknown, envVar: string, env: Env = process.env, option = optionOf(envVar)): string | undefined {
+  if (value !== undefined && value !== null && typeof value !== 'string') {
+    throw new WeftConfigError(option, envVar, `weft: ${describe(option, envVar)} must be a string, got ${kindOf(value)}.`);
+  }
   const chosen = value ?? env[envVar];
   if (chosen === undefined) return undefined;
   const trimmed = chosen.trim();
   return trimmed === '' ? undefined : trimmed;
-}
-
-function describe(option: string, envVar: string | undefined): string {
-  return envVar ? `option \`${option}\` (env ${envVar})` : `option \`${option}\``;
 }
 
 /** Parses `entity/project`, with a clear error naming where the value came from. */

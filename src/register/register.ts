@@ -8,13 +8,14 @@ import { setGlobalWeftContextManager, setWeftContextManager } from '../tracing/a
 import { WeftContextManager } from '../tracing/context-manager.js';
 import { isNoopTracerProvider } from '../tracing/noop-provider.js';
 import { setWeftTracerProvider } from '../tracing/tracer.js';
-import { resolveConnection, WeftConfigError } from '../config/index.js';
+import { kindOf, resolveConnection, WeftConfigError } from '../config/index.js';
 import { diagLevelFromEnv, reportOnce } from '../diagnostics.js';
 import { rememberSecret } from '../secrets.js';
 import type { ExportStats } from './export-stats.js';
 import { installExitHooks } from './exit-hooks.js';
 import type { RegisterOptions } from './options.js';
 import { buildResource } from './resource.js';
+import { checkRegisterOptions } from './check-options.js';
 import { exportPipeline, routingAttributes } from './span-processor.js';
 
 /** What {@link register} returns: the provider it built, and the means to flush and stop it. */
@@ -58,7 +59,7 @@ function exitFlushTimeout(value: number | undefined): number {
     throw new WeftConfigError(
       'exitFlushTimeoutMillis',
       undefined,
-      `weft: option \`exitFlushTimeoutMillis\` must be a positive integer, got ${value}.`,
+      `weft: option \`exitFlushTimeoutMillis\` must be a positive integer, got ${typeof value === 'number' ? value : kindOf(value)}.`,
     );
   }
   return value;
@@ -94,17 +95,18 @@ function globalContextWorks(): boolean {
  * // ... the app runs; chat calls of the `openai` package are traced ...
  * await weft.shutdown();
  */
-export function register(options: RegisterOptions = {}): WeftHandle {
+export function register(given?: RegisterOptions): WeftHandle {
   const existing = state[STATE_KEY];
   if (existing) {
     diag.warn('weft: register() was called again; returning the first registration (nothing was added).');
     return existing;
   }
+  // Validate everything before anything global changes, the logger included.
+  const options = checkRegisterOptions(given);
   if (options.logger !== false) {
     diag.setLogger(options.logger ?? new DiagConsoleLogger(), { logLevel: diagLevelFromEnv(), suppressOverrideMessage: true });
   }
 
-  // Validate everything before anything global changes.
   exitFlushTimeout(options.exitFlushTimeoutMillis);
   const connection = resolveConnection(options);
   rememberSecret(connection.apiKey, true);

@@ -2,7 +2,7 @@ import type { Context } from '@opentelemetry/api';
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { BatchSpanProcessor, type ReadableSpan, type Span, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { type Connection, devServiceHint, joinUrl, type ProjectRef, resolveConnection, sendsKeyInClear } from '../config/index.js';
-import { WeftConfigError } from '../config/index.js';
+import { kindOf, WeftConfigError } from '../config/index.js';
 import { VERSION } from '../version.js';
 import { BoundedBatchProcessor } from './bounded-batch-processor.js';
 import { reportOnce } from '../diagnostics.js';
@@ -30,12 +30,16 @@ export interface WeftSpanProcessor extends SpanProcessor {
 function positiveInt(value: number | undefined, fallback: number, option: string): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value <= 0) {
-    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be a positive integer, got ${value}.`);
+    const got = typeof value === 'number' ? String(value) : kindOf(value);
+    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be a positive integer, got ${got}.`);
   }
   return value;
 }
 
 function resolveBatch(batch: BatchOptions = {}) {
+  if (batch === null || typeof batch !== 'object' || Array.isArray(batch)) {
+    throw new WeftConfigError('batch', undefined, `weft: option \`batch\` must be an object of batch settings, got ${kindOf(batch)}.`);
+  }
   return {
     maxQueueSize: positiveInt(batch.maxQueueSize, 2048, 'batch.maxQueueSize'),
     maxExportBatchSize: positiveInt(batch.maxExportBatchSize, 512, 'batch.maxExportBatchSize'),
