@@ -159,10 +159,16 @@ export function joinUrl(baseUrl: string, path: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }
 
-/** True for addresses that never leave the machine. */
+/**
+ * True for addresses that never leave the machine: `localhost` (and `*.localhost`, which resolve to it), an IPv4
+ * address in 127.0.0.0/8, and `::1`. A name such as `127.example.com` is an ordinary host.
+ */
 export function isLoopbackUrl(url: string): boolean {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || host.startsWith('127.') || host.endsWith('.localhost');
+  // The URL parser writes an IPv4 address in its dotted form (`127.1` and `0x7f.0.0.1` become `127.0.0.1`) and
+  // an IPv6 one compressed, in brackets.
+  const host = new URL(url).hostname;
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '[::1]') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /**

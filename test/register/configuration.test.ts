@@ -114,6 +114,14 @@ describe('register() refuses options of the wrong type from plain JavaScript, na
   });
 });
 
+describe('a base URL whose host only starts with "127."', () => {
+  // The warning about a key in clear text is said once per process: see test/config/connection.test.ts.
+  it('is another machine: a project is required, as for any remote service', () => {
+    const error = configError(() => register({ baseUrl: 'http://127.evil.example:4780', instrumentations: [] }));
+    expect(error.option).toBe('project');
+  });
+});
+
 describe('register() and the key on the wire', () => {
   it('warns that a key would travel unencrypted over plain http to another host', async () => {
     const logger = recordingLogger();
