@@ -195,12 +195,28 @@ export function resolveConnection(options: ConnectionOptions = {}, env: Env = pr
 }
 
 /**
- * Resolves the base URL of the inference or training service: option, then environment variable, then the
- * local dev service's `/v1`.
+ * Resolves the base URL of the inference or training service: option, then environment variable, then `/v1` below
+ * the trace service's base URL when that is on this machine (`weft dev` serves all three on one port, whichever
+ * port it was given), else the default dev service's `/v1`. A remote trace service says nothing of where the other
+ * two are (the hosted services live on other hosts), so nothing is derived from it.
+ *
+ * @param traceBaseUrl the trace service's resolved base URL; by default, `WEFT_BASE_URL` from `env`.
  */
-export function resolveServiceUrl(value: string | undefined, option: string, envVar: string, env: Env = process.env): string {
-  const chosen = pick(value, envVar, env);
-  return chosen === undefined ? `${DEFAULT_DEV_URL}/v1` : parseBaseUrl(chosen, option, envVar);
+export function resolveServiceUrl(
+  value: string | undefined,
+  option: string,
+  envVar: string,
+  env: Env = process.env,
+  traceBaseUrl: string | undefined = traceBaseUrlFrom(env),
+): string {
+  const chosen = pick(value, envVar, env, option);
+  if (chosen !== undefined) return parseBaseUrl(chosen, option, envVar);
+  return traceBaseUrl !== undefined && isLoopbackUrl(traceBaseUrl) ? joinUrl(traceBaseUrl, '/v1') : `${DEFAULT_DEV_URL}/v1`;
+}
+
+function traceBaseUrlFrom(env: Env): string | undefined {
+  const value = pick(undefined, ENV.baseUrl, env);
+  return value === undefined ? undefined : parseBaseUrl(value);
 }
 
 /** True when a key would travel in clear text to another machine. */

@@ -1,6 +1,7 @@
 import { DiagLogLevel, diag } from '@opentelemetry/api';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Client, WeftConfigError } from 'weft';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Client, WeftConfigError, WeftNotFoundError } from 'weft';
+import { type DevService, startDevService } from 'weft/dev';
 
 // The connection settings as `new Client()` resolves them (register() resolves them the same way; see
 // test/register/configuration.test.ts).
@@ -66,5 +67,43 @@ describe('a service on this machine', () => {
     }
     expect(lines.join('\n')).toContain('unencrypted');
     expect(lines.join('\n')).not.toContain(KEY);
+  });
+});
+
+describe('WEFT_BASE_URL alone, pointing at a `weft dev` on another port', () => {
+  let dev: DevService;
+  beforeAll(async () => {
+    dev = await startDevService({ port: 0, log: false });
+  });
+  afterAll(() => dev.close());
+
+  it('sends the inference and training clients to the same `weft dev`', async () => {
+    process.env.WEFT_BASE_URL = dev.url;
+    const client = new Client({ maxRetries: 0 });
+    try {
+      expect(client.baseUrls).toEqual({ trace: dev.url, inference: `${dev.url}/v1`, training: `${dev.url}/v1` });
+      expect((await client.inference.models.list()).data.length).toBeGreaterThan(0);
+      // Answered by the training service (an unknown job), not refused at the connection.
+      await expect(client.training.jobs.get('no-such-job')).rejects.toBeInstanceOf(WeftNotFoundError);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('and so does the `baseUrl` option', () => {
+    expect(new Client({ baseUrl: dev.url }).baseUrls).toMatchObject({ inference: `${dev.url}/v1`, training: `${dev.url}/v1` });
+  });
+
+  it('gives way to WEFT_INFERENCE_BASE_URL and WEFT_TRAINING_BASE_URL when they are set', () => {
+    process.env.WEFT_BASE_URL = dev.url;
+    process.env.WEFT_INFERENCE_BASE_URL = 'http://127.0.0.1:9/inference';
+    process.env.WEFT_TRAINING_BASE_URL = 'https://training.example.com/v1';
+    expect(new Client().baseUrls).toMatchObject({ inference: 'http://127.0.0.1:9/inference', training: 'https://training.example.com/v1' });
+  });
+
+  it('derives nothing from a trace service on another host, where the hosted services live apart', () => {
+    process.env.WEFT_BASE_URL = 'https://trace.example.com';
+    process.env.WEFT_PROJECT = 'acme/app';
+    expect(new Client().baseUrls).toMatchObject({ inference: 'http://127.0.0.1:4780/v1', training: 'http://127.0.0.1:4780/v1' });
   });
 });
