@@ -111,6 +111,18 @@ export interface ExportPipeline extends WeftSpanProcessor {
   waitingSpans(): number;
   /** Counts every span not yet exported (queued, held for a retry, in flight) as dropped: the process is ending. */
   dropUnsent(): void;
+  /**
+   * Ends a shutdown that gave up waiting: every span not yet exported is counted as dropped, and the connections
+   * are closed, open requests included, so that nothing of weft's keeps the process alive.
+   */
+  abandon(): void;
+  /** A mark to give {@link ExportPipeline.lastAttempt}, taken when a flush starts. */
+  failureMark(): number;
+  /**
+   * After a flush before the end (at exit), gives the spans kept for a retry their attempt even from a service
+   * known to hang (a flush otherwise keeps them for later), unless it failed again since `mark`.
+   */
+  lastAttempt(mark: number): Promise<void>;
 }
 
 /** {@link weftSpanProcessor} for a connection already resolved (register() resolves it once for everything). */
@@ -136,6 +148,7 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
       timeoutMillis: batch.exportTimeoutMillis,
       gzip: options.compression === 'gzip',
       userAgent: `weft/${VERSION}`,
+      mayRetry: () => !exporter.backendDown,
     },
     (rejected, message) => {
       exporter.noteRejected(rejected);
@@ -184,6 +197,14 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
     dropUnsent: () => {
       bounded.dropQueued();
       exporter.dropUnsent();
+    },
+    failureMark: () => exporter.failureMark(),
+    lastAttempt: (mark: number) => exporter.retryPending(mark, true),
+    abandon: () => {
+      bounded.dropQueued();
+      exporter.dropUnsent();
+      exporter.stopWaiting();
+      otlp.closeConnections();
     },
   };
 }
