@@ -71,8 +71,8 @@ export class Client {
     this.project = connection.project;
     this.baseUrls = {
       trace: connection.baseUrl,
-      inference: resolveServiceUrl(options.inferenceBaseUrl, 'inferenceBaseUrl', ENV.inferenceBaseUrl),
-      training: resolveServiceUrl(options.trainingBaseUrl, 'trainingBaseUrl', ENV.trainingBaseUrl),
+      inference: resolveServiceUrl(options.inferenceBaseUrl, 'inferenceBaseUrl', ENV.inferenceBaseUrl, process.env, connection.baseUrl),
+      training: resolveServiceUrl(options.trainingBaseUrl, 'trainingBaseUrl', ENV.trainingBaseUrl, process.env, connection.baseUrl),
     };
     for (const url of new Set(Object.values(this.baseUrls))) {
       if (sendsKeyInClear(url, connection.apiKey)) {

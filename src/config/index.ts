@@ -11,6 +11,7 @@ export {
   type ProjectRef,
   isLoopbackUrl,
   joinUrl,
+  kindOf,
   parseApiKey,
   parseBaseUrl,
   parseProject,

@@ -53,16 +53,35 @@ export interface Connection {
 
 type Env = Record<string, string | undefined>;
 
-/** Reads an option, else its environment variable; blank strings count as unset. */
-export function pick(value: string | undefined, envVar: string, env: Env = process.env): string | undefined {
+function describe(option: string, envVar: string | undefined): string {
+  return envVar ? `option \`${option}\` (env ${envVar})` : `option \`${option}\``;
+}
+
+/** What a value is, for an error message, without the value itself (it may be a key). */
+export function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const type = typeof value;
+  return type === 'object' ? 'an object' : `a ${type}`;
+}
+
+/** The option named for an environment variable: `WEFT_API_KEY` is `apiKey`. */
+function optionOf(envVar: string): string {
+  return (Object.keys(ENV) as (keyof typeof ENV)[]).find((option) => ENV[option] === envVar) ?? envVar;
+}
+
+/**
+ * Reads an option, else its environment variable; blank strings count as unset, and so does `null` (a plain-JS
+ * app's "not set"). Anything but a string, from an app without types, is refused naming the option.
+ */
+export function pick(value: unknown, envVar: string, env: Env = process.env, option = optionOf(envVar)): string | undefined {
+  if (value !== undefined && value !== null && typeof value !== 'string') {
+    throw new WeftConfigError(option, envVar, `weft: ${describe(option, envVar)} must be a string, got ${kindOf(value)}.`);
+  }
   const chosen = value ?? env[envVar];
   if (chosen === undefined) return undefined;
   const trimmed = chosen.trim();
   return trimmed === '' ? undefined : trimmed;
-}
-
-function describe(option: string, envVar: string | undefined): string {
-  return envVar ? `option \`${option}\` (env ${envVar})` : `option \`${option}\``;
 }
 
 /** Parses `entity/project`, with a clear error naming where the value came from. */
@@ -140,10 +159,16 @@ export function joinUrl(baseUrl: string, path: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }
 
-/** True for addresses that never leave the machine. */
+/**
+ * True for addresses that never leave the machine: `localhost` (and `*.localhost`, which resolve to it), an IPv4
+ * address in 127.0.0.0/8, and `::1`. A name such as `127.example.com` is an ordinary host.
+ */
 export function isLoopbackUrl(url: string): boolean {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || host.startsWith('127.') || host.endsWith('.localhost');
+  // The URL parser writes an IPv4 address in its dotted form (`127.1` and `0x7f.0.0.1` become `127.0.0.1`) and
+  // an IPv6 one compressed, in brackets.
+  const host = new URL(url).hostname;
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '[::1]') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /**
@@ -170,12 +195,28 @@ export function resolveConnection(options: ConnectionOptions = {}, env: Env = pr
 }
 
 /**
- * Resolves the base URL of the inference or training service: option, then environment variable, then the
- * local dev service's `/v1`.
+ * Resolves the base URL of the inference or training service: option, then environment variable, then `/v1` below
+ * the trace service's base URL when that is on this machine (`weft dev` serves all three on one port, whichever
+ * port it was given), else the default dev service's `/v1`. A remote trace service says nothing of where the other
+ * two are (the hosted services live on other hosts), so nothing is derived from it.
+ *
+ * @param traceBaseUrl the trace service's resolved base URL; by default, `WEFT_BASE_URL` from `env`.
  */
-export function resolveServiceUrl(value: string | undefined, option: string, envVar: string, env: Env = process.env): string {
-  const chosen = pick(value, envVar, env);
-  return chosen === undefined ? `${DEFAULT_DEV_URL}/v1` : parseBaseUrl(chosen, option, envVar);
+export function resolveServiceUrl(
+  value: string | undefined,
+  option: string,
+  envVar: string,
+  env: Env = process.env,
+  traceBaseUrl: string | undefined = traceBaseUrlFrom(env),
+): string {
+  const chosen = pick(value, envVar, env, option);
+  if (chosen !== undefined) return parseBaseUrl(chosen, option, envVar);
+  return traceBaseUrl !== undefined && isLoopbackUrl(traceBaseUrl) ? joinUrl(traceBaseUrl, '/v1') : `${DEFAULT_DEV_URL}/v1`;
+}
+
+function traceBaseUrlFrom(env: Env): string | undefined {
+  const value = pick(undefined, ENV.baseUrl, env);
+  return value === undefined ? undefined : parseBaseUrl(value);
 }
 
 /** True when a key would travel in clear text to another machine. */

@@ -1,28 +1,7 @@
-import { reportOnce } from '../diagnostics.js';
-
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 /** Most flushes weft starts from `beforeExit` events in one process. */
 const MAX_EXIT_FLUSHES = 3;
-
-/** Resolves `true` when `work` settles, or `false` after `ms`, whichever is first; never rejects. */
-function settleWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    timer.unref();
-    work.then(
-      () => {
-        clearTimeout(timer);
-        resolve(true);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reportOnce('exit-flush', `flushing spans at exit failed: ${(error as Error)?.message ?? error}`);
-        resolve(true);
-      },
-    );
-  });
-}
 
 /**
  * How many listeners of `signal-exit` (v4 keeps its counter on globalThis, v3 on process) are installed: each
@@ -44,14 +23,16 @@ function appListens(signal: NodeJS.Signals): boolean {
 }
 
 /**
- * Flushes spans when the process is about to end, without changing how it ends:
+ * Flushes spans when the process is about to end, without changing how it ends. `flush` is bounded by the flush
+ * timeout and resolves `false` when it gave up: it has then let go of the requests it waited for (their sockets and
+ * retry timers no longer hold the process), and `onGiveUp` says so.
  * - `beforeExit` (the event loop ran dry): flush if spans ended since the last flush, at most a few times per
- *   process. If the flush is still stuck on a hanging backend after `timeoutMs`, say so and let go of it
- *   (`onGiveUp`); the process ends as it was about to, with its exit code, at once unless the app has its own
- *   `beforeExit` work, which is never cut off.
+ *   process. If it gave up, the process ends as it was about to, with its exit code, at once unless the app has its
+ *   own `beforeExit` work, which is never cut off.
  * - SIGTERM / SIGINT: flush, then, unless the app listens to the signal itself, raise it again so the process
  *   ends by the signal exactly as it would have without weft (a `signal-exit` listener does not count as the
  *   app's: it ends the process too once it is the only listener). A second signal during the flush ends it at once.
+ *   When the app listens, it decides when the process ends: weft's flush holds it no longer than the timeout.
  * - An uncaught exception with no other handler: flush, then throw the same error again so that Node prints it
  *   and exits with its usual code; further errors during the flush are ignored, as the process would already
  *   have ended. With other handlers present, weft only flushes alongside them.
@@ -65,17 +46,23 @@ function appListens(signal: NodeJS.Signals): boolean {
  * @returns a function that removes the hooks.
  */
 export function installExitHooks(
-  flush: () => Promise<void>,
+  flush: () => Promise<boolean>,
   hasNewSpans: () => boolean,
-  timeoutMs: number,
   onGiveUp: () => void,
   onEnd: () => void,
 ): () => void {
   let flushing: Promise<boolean> | undefined;
+  // Every path flushes through here and hears of a give-up: an app that handles the signal or the error itself
+  // then ends when its own work is done, not when weft's requests and retries are.
   const flushOnce = (): Promise<boolean> => {
-    flushing ??= settleWithin(flush(), timeoutMs).finally(() => {
-      flushing = undefined;
-    });
+    flushing ??= flush()
+      .then((finished) => {
+        if (!finished) onGiveUp();
+        return finished;
+      })
+      .finally(() => {
+        flushing = undefined;
+      });
     return flushing;
   };
 
@@ -86,15 +73,13 @@ export function installExitHooks(
   const onBeforeExit = () => {
     if (flushing || exitFlushes >= MAX_EXIT_FLUSHES || !hasNewSpans()) return;
     exitFlushes += 1;
-    // Past the timeout weft stops waiting: it says so and lets go of the hanging requests. The loop was empty when
-    // `beforeExit` came, so only `beforeExit` listeners can have started work since: when weft's is the only one,
-    // the process ends now, with its exit code, as it was about to (OTel's retry timers would otherwise hold it
-    // until the export timeout). When the app listens too, its work may still be running: weft never cuts it
-    // off, and the process ends once that is done.
+    // Past the timeout weft has let go of the hanging requests. The loop was empty when `beforeExit` came, so only
+    // `beforeExit` listeners can have started work since: when weft's is the only one, the process ends now, with
+    // its exit code, as it was about to (nothing of weft's would hold it, but a new `beforeExit` would come
+    // first). When the app listens too, its work may still be running: weft never cuts it off, and the process
+    // ends once that is done.
     void flushOnce().then((finished) => {
-      if (finished) return;
-      onGiveUp();
-      if (process.listenerCount('beforeExit') <= 1) process.exit();
+      if (!finished && process.listenerCount('beforeExit') <= 1) process.exit();
     });
   };
 

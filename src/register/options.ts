@@ -55,7 +55,11 @@ export interface RegisterOptions extends ExportOptions {
    * Default true. Exit codes and signals are unchanged.
    */
   flushOnExit?: boolean;
-  /** Longest wait for the final flush at exit, in ms: a positive integer. Default 3000. */
+  /**
+   * Longest wait of a flush, in ms: at exit, and of `forceFlush()` and `shutdown()`. A positive integer. Default 3000.
+   * Past it weft stops waiting and lets go of its requests: `forceFlush()` keeps the spans not sent for the next
+   * attempt, `shutdown()` and the end of the process count them as dropped.
+   */
   exitFlushTimeoutMillis?: number;
   /**
    * Where weft and OTel report problems (OTel's diagnostic logger), at the level of `WEFT_LOG_LEVEL`, else

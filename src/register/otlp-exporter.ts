@@ -9,7 +9,7 @@ import {
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { reportOnce } from '../diagnostics.js';
 import { encodeTraceExport } from '../otlp/encode.js';
-import { createOtlpTransport } from './otlp-transport.js';
+import { createOtlpTransport, type OtlpTransportConfig } from './otlp-transport.js';
 
 /** Called when the service accepted a request but refused some of its spans. */
 export type RejectedSpansListener = (rejectedSpans: number, errorMessage: string) => void;
@@ -20,6 +20,8 @@ export interface OtlpExporterConfig {
   timeoutMillis: number;
   gzip: boolean;
   userAgent: string;
+  /** See {@link OtlpTransportConfig.mayRetry}. */
+  mayRetry?: () => boolean;
 }
 
 /** The OTLP exporter, and a way to stop its open requests from keeping the process alive. */
@@ -29,6 +31,8 @@ export interface OtlpExporter extends SpanExporter {
    * sockets no longer hold the event loop, so the app's own work decides when the process ends.
    */
   releaseConnections(): void;
+  /** Closes every connection at once, open requests included (they fail): weft is shutting down and gave up. */
+  closeConnections(): void;
 }
 
 /**
@@ -82,7 +86,7 @@ export function createOtlpExporter(config: OtlpExporterConfig, onRejected: Rejec
   // As OTel's own merge does: a header given as `undefined` (a plain-JS app's unset variable) is left out.
   for (const [name, value] of Object.entries(config.headers)) if (value !== undefined) headers[name] = String(value);
   headers['Content-Type'] = 'application/x-protobuf';
-  const transport = createOtlpTransport({ url: config.url, headers, gzip: config.gzip, userAgent: config.userAgent });
+  const transport = createOtlpTransport({ url: config.url, headers, gzip: config.gzip, userAgent: config.userAgent, mayRetry: config.mayRetry });
   const shared = {
     timeoutMillis: config.timeoutMillis,
     concurrencyLimit: 30,
@@ -90,5 +94,11 @@ export function createOtlpExporter(config: OtlpExporterConfig, onRejected: Rejec
   };
   const metrics = createOtlpHttpExporterMetrics('otlp_http_span_exporter', TraceExporterMetricsHelper, config.url, undefined);
   const exporter = new OTLPExporterBase(createOtlpNetworkExportDelegate(shared, serializer, metrics, transport));
-  return Object.assign(exporter, { releaseConnections: () => transport.release() });
+  return Object.assign(exporter, {
+    releaseConnections: () => transport.release(),
+    closeConnections: () => {
+      transport.release();
+      transport.shutdown();
+    },
+  });
 }

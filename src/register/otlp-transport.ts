@@ -26,6 +26,11 @@ export interface OtlpTransportConfig {
   headers: Record<string, string>;
   gzip: boolean;
   userAgent: string;
+  /**
+   * Asked after a failed attempt: whether another may follow within the export's timeout. weft's exporter says no
+   * while the service is known to be down, so that a flush then makes one quick attempt instead of several.
+   */
+  mayRetry?: () => boolean;
 }
 
 /** The HTTP transport of weft's exporter, and a way to let go of it at exit. */
@@ -63,6 +68,14 @@ const RETRYABLE_CODES = new Set([
   'ENETUNREACH',
   'ENETDOWN',
 ]);
+
+/** An attempt that got no complete answer within its time limit: the service is hanging, or the network is. */
+export class ExportTimeoutError extends Error {
+  readonly timedOut = true;
+  constructor() {
+    super('Request timed out');
+  }
+}
 
 /** A request error that sending again will not cure (e.g. a TLS certificate refused). */
 export class PermanentExportError extends Error {
@@ -104,7 +117,7 @@ export function createOtlpTransport(config: OtlpTransportConfig): OtlpTransport 
       // must not keep an export (and its socket, and the process) open forever.
       const timer = setTimeout(() => {
         req.destroy();
-        fail({ status: 'retryable', error: new Error('Request timed out') });
+        fail({ status: 'retryable', error: new ExportTimeoutError() });
       }, timeoutMs);
       let settled = false;
       const resolve = (response: ExportResponse) => {
@@ -173,7 +186,8 @@ export function createOtlpTransport(config: OtlpTransportConfig): OtlpTransport 
         const body = config.gzip ? await gzipAsync(data) : data;
         let backoff = FIRST_BACKOFF_MS;
         let result = await attempt(body, timeoutMillis, sending);
-        for (let n = 1; n < MAX_ATTEMPTS && result.status === 'retryable' && !sending.released; n++) {
+        const mayRetry = config.mayRetry ?? (() => true);
+        for (let n = 1; n < MAX_ATTEMPTS && result.status === 'retryable' && !sending.released && mayRetry(); n++) {
           const jittered = Math.min(backoff * (0.8 + Math.random() * 0.4), LONGEST_BACKOFF_MS);
           backoff *= 1.5;
           const wait = result.retryInMillis ?? jittered;

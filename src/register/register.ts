@@ -8,13 +8,15 @@ import { setGlobalWeftContextManager, setWeftContextManager } from '../tracing/a
 import { WeftContextManager } from '../tracing/context-manager.js';
 import { isNoopTracerProvider } from '../tracing/noop-provider.js';
 import { setWeftTracerProvider } from '../tracing/tracer.js';
-import { resolveConnection, WeftConfigError } from '../config/index.js';
+import { kindOf, resolveConnection, WeftConfigError } from '../config/index.js';
 import { diagLevelFromEnv, reportOnce } from '../diagnostics.js';
 import { rememberSecret } from '../secrets.js';
 import type { ExportStats } from './export-stats.js';
 import { installExitHooks } from './exit-hooks.js';
+import { settleWithin } from './settle-within.js';
 import type { RegisterOptions } from './options.js';
 import { buildResource } from './resource.js';
+import { checkRegisterOptions } from './check-options.js';
 import { exportPipeline, routingAttributes } from './span-processor.js';
 
 /** What {@link register} returns: the provider it built, and the means to flush and stop it. */
@@ -39,9 +41,16 @@ export interface WeftHandle {
   readonly droppedSpans: number;
   /** The instrumentations that were enabled. */
   readonly instrumentations: readonly Instrumentation[];
-  /** Sends every ended span now. Never rejects. */
+  /**
+   * Sends every ended span now, waiting at most the flush timeout (`exitFlushTimeoutMillis`); spans not sent by
+   * then are kept for the next attempt. A service known to be down gets one attempt, or none while it is known to
+   * hang. Never rejects.
+   */
   forceFlush(): Promise<void>;
-  /** Flushes, unpatches the instrumentations, and stops exporting. Never rejects. Idempotent. */
+  /**
+   * Flushes, unpatches the instrumentations, and stops exporting, within the flush timeout; spans not sent by then
+   * are counted as dropped. Never rejects. Idempotent.
+   */
   shutdown(): Promise<void>;
   /** Unpatches the instrumentations and keeps exporting manual spans. */
   disableInstrumentations(): void;
@@ -58,7 +67,7 @@ function exitFlushTimeout(value: number | undefined): number {
     throw new WeftConfigError(
       'exitFlushTimeoutMillis',
       undefined,
-      `weft: option \`exitFlushTimeoutMillis\` must be a positive integer, got ${value}.`,
+      `weft: option \`exitFlushTimeoutMillis\` must be a positive integer, got ${typeof value === 'number' ? value : kindOf(value)}.`,
     );
   }
   return value;
@@ -94,17 +103,18 @@ function globalContextWorks(): boolean {
  * // ... the app runs; chat calls of the `openai` package are traced ...
  * await weft.shutdown();
  */
-export function register(options: RegisterOptions = {}): WeftHandle {
+export function register(given?: RegisterOptions): WeftHandle {
   const existing = state[STATE_KEY];
   if (existing) {
     diag.warn('weft: register() was called again; returning the first registration (nothing was added).');
     return existing;
   }
+  // Validate everything before anything global changes, the logger included.
+  const options = checkRegisterOptions(given);
   if (options.logger !== false) {
     diag.setLogger(options.logger ?? new DiagConsoleLogger(), { logLevel: diagLevelFromEnv(), suppressOverrideMessage: true });
   }
 
-  // Validate everything before anything global changes.
   exitFlushTimeout(options.exitFlushTimeoutMillis);
   const connection = resolveConnection(options);
   rememberSecret(connection.apiKey, true);
@@ -153,37 +163,54 @@ export function register(options: RegisterOptions = {}): WeftHandle {
   };
 
   let lastFlushedAt = -1;
-  const exitTimeout = exitFlushTimeout(options.exitFlushTimeoutMillis);
-  const forceFlush = () =>
-    safely('flush', async () => {
-      lastFlushedAt = exporting.stats.spansEnded;
-      await provider.forceFlush();
+  const flushTimeout = exitFlushTimeout(options.exitFlushTimeoutMillis);
+  const unsent = () => exporting.stats.spansEnded - exporting.stats.spansExported - exporting.stats.spansDropped;
+  // Every flush, explicit or at exit, waits at most the flush timeout. Past it, weft lets go of the requests it
+  // waited for: their sockets and retry timers no longer hold the process, and their spans, if they fail, wait
+  // for the next attempt (or are counted as dropped when the process ends).
+  // At exit, spans kept for a retry get an attempt even from a service known to hang: they cannot wait for later.
+  const flushWithin = async (atExit: boolean): Promise<boolean> => {
+    lastFlushedAt = exporting.stats.spansEnded;
+    const mark = exporting.failureMark();
+    const flushing = atExit ? provider.forceFlush().then(() => exporting.lastAttempt(mark)) : provider.forceFlush();
+    const finished = await settleWithin(flushing, flushTimeout, (error) => {
+      reportOnce('flush-failed', `flush failed: ${(error as Error)?.message ?? String(error)}`);
     });
+    if (!finished) exporting.releaseConnections();
+    return finished;
+  };
+  const forceFlush = async () => {
+    if (await flushWithin(false)) return;
+    reportOnce(
+      'flush-timeout',
+      `gave up waiting for ${exporting.endpoint} after ${flushTimeout} ms; ${unsent()} span(s) not sent yet are kept for the next attempt.${exporting.hint}`,
+    );
+  };
   // Spans still waiting for a retry after the last attempt at exit (the service asked to wait longer, or failed
   // again) end with the process: say how many, once. They are counted as dropped when it does end.
   const exitFlush = async () => {
-    await forceFlush();
+    const finished = await flushWithin(true);
     const waiting = exporting.waitingSpans();
-    if (waiting > 0) {
+    if (finished && waiting > 0) {
       reportOnce(
         'exit-waiting',
         `${waiting} span(s) waiting for a retry could not be sent to ${exporting.endpoint} before exit and are dropped if the process ends now.`,
       );
     }
+    return finished;
   };
   const hasNewSpans = () => exporting.stats.spansEnded !== lastFlushedAt || exporting.hasWork();
   const giveUp = () => {
     reportOnce(
       'exit-timeout',
-      `gave up sending spans to ${exporting.endpoint} at exit after ${exitTimeout} ms; ${exporting.stats.spansEnded - exporting.stats.spansExported - exporting.stats.spansDropped} span(s) were not sent.${exporting.hint}`,
+      `gave up sending spans to ${exporting.endpoint} at exit after ${flushTimeout} ms; ${unsent()} span(s) were not sent.${exporting.hint}`,
     );
-    exporting.releaseConnections();
   };
   // When the process ends, every span not yet exported (queued, held for a retry, in flight) is counted as dropped,
   // before an app's `exit` listener reads the count.
   const countUnsent = () => exporting.dropUnsent();
   const removeExitHooks =
-    options.flushOnExit === false ? () => {} : installExitHooks(exitFlush, hasNewSpans, exitTimeout, giveUp, countUnsent);
+    options.flushOnExit === false ? () => {} : installExitHooks(exitFlush, hasNewSpans, giveUp, countUnsent);
 
   let stopping: Promise<void> | undefined;
   const handle: WeftHandle = {
@@ -196,14 +223,26 @@ export function register(options: RegisterOptions = {}): WeftHandle {
       return exporting.stats.spansDropped;
     },
     instrumentations,
-    forceFlush,
+    forceFlush: () => safely('flush', forceFlush),
     disableInstrumentations,
     shutdown() {
       stopping ??= safely('shutdown', async () => {
         removeExitHooks();
         disableInstrumentations();
         try {
-          await provider.shutdown();
+          // Bounded as a flush is: past the timeout, what is not sent is counted as dropped and the connections
+          // are closed, so that a service that is down or hanging does not hold the app's own shutdown.
+          const finished = await settleWithin(provider.shutdown(), flushTimeout, (error) => {
+            reportOnce('shutdown-failed', `shutdown failed: ${(error as Error)?.message ?? String(error)}`);
+          });
+          if (!finished) {
+            const dropped = exporting.stats.spansDropped;
+            exporting.abandon();
+            reportOnce(
+              'shutdown-timeout',
+              `gave up sending spans to ${exporting.endpoint} at shutdown after ${flushTimeout} ms; ${exporting.stats.spansDropped - dropped} span(s) were not sent and are dropped.${exporting.hint}`,
+            );
+          }
         } finally {
           if (isGlobal) {
             trace.disable();

@@ -2,6 +2,7 @@ import { type ExportResult, ExportResultCode } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { reportOnce } from '../diagnostics.js';
 import type { ExportStats } from './export-stats.js';
+import type { OtlpExporter } from './otlp-exporter.js';
 
 /** Statuses that will not get better by sending the same spans again. */
 function isPermanent(error: unknown): boolean {
@@ -30,7 +31,8 @@ const LONGEST_RETRY_AFTER_MS = 5 * 60_000;
  *   backend loses nothing once it recovers;
  * - while the backend is failing, exports pause (exponential backoff): batches go straight to the kept spans
  *   instead of the network, so the queue drains, memory stays bounded, and no request or retry timer keeps a
- *   finished app alive; an explicit flush still tries once;
+ *   finished app alive; an explicit flush still tries once, a single attempt (see {@link ResilientExporter.backendDown}),
+ *   and, while the service is known to hang, only the last flush before the end does (see {@link ResilientExporter.retryPending});
  * - spans refused for good (4xx other than 408/429) or beyond the bound are dropped and counted;
  * - every failure is reported once per kind through the diagnostic logger, never thrown.
  *
@@ -48,12 +50,14 @@ export class ResilientExporter implements SpanExporter {
   private failures = 0;
   private pauseMs = 0;
   private pausedUntil = 0;
+  /** Whether the last trouble was a request left without an answer (timed out, or weft gave up on it). */
+  private hanging = false;
   /** Until when the service asked not to be sent anything (`Retry-After`); even a flush waits for it. */
   private heldUntil = 0;
   private stopping: Promise<void> | undefined;
 
   constructor(
-    private readonly inner: SpanExporter,
+    private readonly inner: OtlpExporter,
     private readonly stats: ExportStats,
     private readonly target: string,
     private readonly maxRetrySpans: number,
@@ -135,6 +139,7 @@ export class ResilientExporter implements SpanExporter {
     this.stats.spansExported += batch.length - rejected;
     this.pauseMs = 0;
     this.pausedUntil = 0;
+    this.hanging = false;
     // The service took a request after asking to wait: what it held back may go again.
     this.heldUntil = 0;
   }
@@ -170,7 +175,28 @@ export class ResilientExporter implements SpanExporter {
    * still counted when the requests settle, if the process lives that long, or as dropped when it ends.
    */
   stopWaiting(): void {
+    if (this.inFlight.size === 0) return;
+    // A service that did not answer in time is treated as failing (and hanging): exports pause, and the next flush
+    // does not wait on it again. The requests let go of still count as they settle, if the process lives on.
+    this.failures += 1;
+    this.hanging = true;
+    if (!this.backendDown) this.pause();
     for (const request of this.inFlight.values()) request.letGo();
+  }
+
+  /**
+   * Whether the service is known to be down: an export failed for a passing reason, or was given up on, and the
+   * pause after it runs. Only an explicit flush sends then, and the transport makes it a single attempt: a flush
+   * does not wait again, retry after retry, on a service that has just failed.
+   */
+  get backendDown(): boolean {
+    return Date.now() < this.pausedUntil;
+  }
+
+  /** Exports pause after a failure: 1 s, doubling up to 30 s while the service keeps failing. */
+  private pause(): void {
+    this.pauseMs = Math.min(this.pauseMs === 0 ? FIRST_PAUSE_MS : this.pauseMs * 2, LONGEST_PAUSE_MS);
+    this.pausedUntil = Date.now() + this.pauseMs;
   }
 
   private onFailure(batch: ReadableSpan[], error: unknown): void {
@@ -194,8 +220,8 @@ export class ResilientExporter implements SpanExporter {
       return;
     }
     this.keep(batch);
-    this.pauseMs = Math.min(this.pauseMs === 0 ? FIRST_PAUSE_MS : this.pauseMs * 2, LONGEST_PAUSE_MS);
-    this.pausedUntil = this.lastFailureAt + this.pauseMs;
+    this.hanging = (error as { timedOut?: unknown } | undefined)?.timedOut === true;
+    this.pause();
     const asked = (error as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
     if (typeof asked === 'number' && asked > 0) {
       // The service said when to come back (429/503 with Retry-After, longer than the export could wait): the
@@ -217,17 +243,24 @@ export class ResilientExporter implements SpanExporter {
     this.pending = overflow > 0 ? waiting.slice(overflow) : waiting;
   }
 
-  /** A mark to give {@link retryPending}: failures after it mean the backend has just failed again. */
+  /**
+   * A mark to give {@link retryPending}: failures after it (or weft giving up on the service) mean the backend has
+   * just failed again.
+   */
   failureMark(): number {
     return this.failures;
   }
 
   /**
    * Sends whatever waits for a retry, pause or not, unless it failed after the mark `notFailedSince` (a flush that
-   * has just seen the backend fail does not wait for it a second time) or the service asked to wait longer.
+   * has just seen the backend fail does not wait for it a second time) or the service asked to wait longer. While
+   * the service is known to hang (its last request got no answer in time, and the pause after it runs), only a
+   * `last` attempt is made, before the end, when the spans could not wait for the next export: otherwise a flush
+   * would wait on it again, until its timeout, for nothing.
    */
-  async retryPending(notFailedSince = Number.POSITIVE_INFINITY): Promise<void> {
+  async retryPending(notFailedSince = Number.POSITIVE_INFINITY, last = false): Promise<void> {
     if (this.pending.length === 0 || this.failures > notFailedSince || Date.now() < this.heldUntil) return;
+    if (this.hanging && this.backendDown && !last) return;
     await new Promise<void>((resolve) => this.send([], () => resolve()));
   }
 
@@ -249,9 +282,15 @@ export class ResilientExporter implements SpanExporter {
   private async stop(): Promise<void> {
     const since = this.failureMark();
     await this.settled();
-    await this.retryPending(since);
+    await this.retryPending(since, true);
     this.stats.spansDropped += this.pending.length;
     this.pending = [];
+    // Left now are only the requests a flush gave up on: they are not waited for again (the OTLP exporter's own
+    // shutdown would, until their timeout), but counted as dropped, and their connections closed.
+    if (this.inFlight.size > 0) {
+      this.dropUnsent();
+      this.inner.closeConnections();
+    }
     await this.inner.shutdown();
   }
 }

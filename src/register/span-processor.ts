@@ -2,7 +2,7 @@ import type { Context } from '@opentelemetry/api';
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { BatchSpanProcessor, type ReadableSpan, type Span, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { type Connection, devServiceHint, joinUrl, type ProjectRef, resolveConnection, sendsKeyInClear } from '../config/index.js';
-import { WeftConfigError } from '../config/index.js';
+import { kindOf, WeftConfigError } from '../config/index.js';
 import { VERSION } from '../version.js';
 import { BoundedBatchProcessor } from './bounded-batch-processor.js';
 import { reportOnce } from '../diagnostics.js';
@@ -30,12 +30,16 @@ export interface WeftSpanProcessor extends SpanProcessor {
 function positiveInt(value: number | undefined, fallback: number, option: string): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value <= 0) {
-    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be a positive integer, got ${value}.`);
+    const got = typeof value === 'number' ? String(value) : kindOf(value);
+    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be a positive integer, got ${got}.`);
   }
   return value;
 }
 
 function resolveBatch(batch: BatchOptions = {}) {
+  if (batch === null || typeof batch !== 'object' || Array.isArray(batch)) {
+    throw new WeftConfigError('batch', undefined, `weft: option \`batch\` must be an object of batch settings, got ${kindOf(batch)}.`);
+  }
   return {
     maxQueueSize: positiveInt(batch.maxQueueSize, 2048, 'batch.maxQueueSize'),
     maxExportBatchSize: positiveInt(batch.maxExportBatchSize, 512, 'batch.maxExportBatchSize'),
@@ -107,6 +111,18 @@ export interface ExportPipeline extends WeftSpanProcessor {
   waitingSpans(): number;
   /** Counts every span not yet exported (queued, held for a retry, in flight) as dropped: the process is ending. */
   dropUnsent(): void;
+  /**
+   * Ends a shutdown that gave up waiting: every span not yet exported is counted as dropped, and the connections
+   * are closed, open requests included, so that nothing of weft's keeps the process alive.
+   */
+  abandon(): void;
+  /** A mark to give {@link ExportPipeline.lastAttempt}, taken when a flush starts. */
+  failureMark(): number;
+  /**
+   * After a flush before the end (at exit), gives the spans kept for a retry their attempt even from a service
+   * known to hang (a flush otherwise keeps them for later), unless it failed again since `mark`.
+   */
+  lastAttempt(mark: number): Promise<void>;
 }
 
 /** {@link weftSpanProcessor} for a connection already resolved (register() resolves it once for everything). */
@@ -132,6 +148,7 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
       timeoutMillis: batch.exportTimeoutMillis,
       gzip: options.compression === 'gzip',
       userAgent: `weft/${VERSION}`,
+      mayRetry: () => !exporter.backendDown,
     },
     (rejected, message) => {
       exporter.noteRejected(rejected);
@@ -180,6 +197,14 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
     dropUnsent: () => {
       bounded.dropQueued();
       exporter.dropUnsent();
+    },
+    failureMark: () => exporter.failureMark(),
+    lastAttempt: (mark: number) => exporter.retryPending(mark, true),
+    abandon: () => {
+      bounded.dropQueued();
+      exporter.dropUnsent();
+      exporter.stopWaiting();
+      otlp.closeConnections();
     },
   };
 }

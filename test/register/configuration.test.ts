@@ -1,7 +1,7 @@
 import { type DiagLogger, ProxyTracerProvider, trace } from '@opentelemetry/api';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { register, WeftConfigError } from 'weft';
+import { type RegisterOptions, register, WeftConfigError } from 'weft';
 
 const KEY = 'sk-never-print-me-1234';
 
@@ -77,6 +77,48 @@ describe('register() rejects bad configuration with an error that says what to f
     const weft = register({ instrumentations: [], flushOnExit: false });
     expect(weft.isGlobal).toBe(true);
     return weft.shutdown();
+  });
+});
+
+describe('register() refuses options of the wrong type from plain JavaScript, naming the option', () => {
+  const cases: [string, Record<string, unknown>, string][] = [
+    ['baseUrl', { baseUrl: 42 }, 'a string'],
+    ['project', { project: 42 }, 'a string'],
+    ['apiKey', { apiKey: 12345678 }, 'a string'],
+    ['serviceName', { serviceName: 5 }, 'a string'],
+    ['instrumentations', { instrumentations: 'openai' }, 'an array'],
+    ['resourceAttributes', { resourceAttributes: 'x=y' }, 'an object'],
+    ['resourceAttributes.team', { resourceAttributes: { team: { name: 'x' } } }, 'a string, number or boolean'],
+    ['batch', { batch: 5 }, 'an object'],
+    ['batch.maxQueueSize', { batch: { maxQueueSize: '10' } }, 'a positive integer'],
+    ['spanProcessors', { spanProcessors: {} }, 'an array'],
+    ['flushOnExit', { flushOnExit: 'no' }, 'true or false'],
+    ['logger', { logger: console.log }, 'false or a DiagLogger'],
+  ];
+  for (const [option, options, expected] of cases) {
+    it(`${option}: ${JSON.stringify(options)}`, () => {
+      const error = configError(() => register(options as RegisterOptions));
+      expect(error.option).toBe(option);
+      expect(error.message).toContain(`\`${option}\``);
+      expect(error.message).toContain(`must be ${expected}`);
+    });
+  }
+
+  it('names the variables of the options that have one', () => {
+    expect(configError(() => register({ baseUrl: 42 } as unknown as RegisterOptions)).message).toContain('WEFT_BASE_URL');
+    expect(configError(() => register({ serviceName: 5 } as unknown as RegisterOptions)).envVar).toBe('OTEL_SERVICE_NAME');
+  });
+
+  it('does not repeat a key given as a number', () => {
+    expect(configError(() => register({ apiKey: 12345678 } as unknown as RegisterOptions)).message).not.toContain('12345678');
+  });
+});
+
+describe('a base URL whose host only starts with "127."', () => {
+  // The warning about a key in clear text is said once per process: see test/config/connection.test.ts.
+  it('is another machine: a project is required, as for any remote service', () => {
+    const error = configError(() => register({ baseUrl: 'http://127.evil.example:4780', instrumentations: [] }));
+    expect(error.option).toBe('project');
   });
 });
 

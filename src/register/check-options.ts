@@ -1,0 +1,58 @@
+import { kindOf, WeftConfigError } from '../config/index.js';
+import type { RegisterOptions } from './options.js';
+
+function refuse(option: string, expected: string, value: unknown, envVar?: string): never {
+  const where = envVar ? `option \`${option}\` (env ${envVar})` : `option \`${option}\``;
+  throw new WeftConfigError(option, envVar, `weft: ${where} must be ${expected}, got ${kindOf(value)}.`);
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isAttributeValue = (value: unknown): boolean =>
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+
+const LOGGER_METHODS = ['error', 'warn', 'info', 'debug', 'verbose'] as const;
+
+/**
+ * Checks the types of the options `register()` reads itself, for apps without TypeScript: a wrong type would
+ * otherwise fail later with a bare `TypeError` from deep inside, or be ignored without a word. The connection,
+ * `batch`, `headers` and `compression` are checked where they are read. No value is repeated in a message.
+ *
+ * @throws {WeftConfigError} naming the option and what was expected.
+ */
+export function checkRegisterOptions(options: unknown): RegisterOptions {
+  if (options === undefined) return {};
+  if (!isPlainObject(options)) refuse('options', 'an object', options);
+  const { serviceName, resourceAttributes, instrumentations, spanProcessors, global, flushOnExit, logger } =
+    options as Record<string, unknown>;
+  if (serviceName !== undefined && typeof serviceName !== 'string') refuse('serviceName', 'a string', serviceName, 'OTEL_SERVICE_NAME');
+  if (resourceAttributes !== undefined) {
+    if (!isPlainObject(resourceAttributes)) refuse('resourceAttributes', 'an object of attribute names to values', resourceAttributes);
+    for (const [name, value] of Object.entries(resourceAttributes)) {
+      // An array of values is an attribute value too, as OTel has it; `undefined` is a plain-JS app's unset value.
+      const ok = value === undefined || isAttributeValue(value) || (Array.isArray(value) && value.every(isAttributeValue));
+      if (!ok) refuse(`resourceAttributes.${name}`, 'a string, number or boolean (or an array of them)', value);
+    }
+  }
+  if (instrumentations !== undefined && !Array.isArray(instrumentations)) {
+    refuse('instrumentations', 'an array of instrumentations (`[]` for none)', instrumentations);
+  }
+  if (spanProcessors !== undefined) {
+    if (!Array.isArray(spanProcessors)) refuse('spanProcessors', 'an array of span processors', spanProcessors);
+    for (const [i, processor] of spanProcessors.entries()) {
+      if (typeof (processor as { onEnd?: unknown } | null)?.onEnd !== 'function') {
+        refuse(`spanProcessors[${i}]`, 'a span processor (with onStart, onEnd, forceFlush and shutdown)', processor);
+      }
+    }
+  }
+  if (global !== undefined && typeof global !== 'boolean') refuse('global', 'true or false', global);
+  if (flushOnExit !== undefined && typeof flushOnExit !== 'boolean') refuse('flushOnExit', 'true or false', flushOnExit);
+  if (logger !== undefined && logger !== false) {
+    const methods = logger as Record<string, unknown> | null;
+    if (typeof methods !== 'object' || methods === null || LOGGER_METHODS.some((m) => typeof methods[m] !== 'function')) {
+      refuse('logger', `false or a DiagLogger (with ${LOGGER_METHODS.join(', ')})`, logger);
+    }
+  }
+  return options as RegisterOptions;
+}
