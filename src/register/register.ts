@@ -2,6 +2,7 @@ import { context, createContextKey, DiagConsoleLogger, diag, propagation, ROOT_C
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { type Instrumentation, registerInstrumentations } from '@opentelemetry/instrumentation';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+import { existingSharedOpenAIInstrumentation } from '../instrumentation/openai/index.js';
 import { weftInstrumentations } from '../instrumentation/index.js';
 import { WeftContextSpanProcessor } from '../tracing/index.js';
 import { setGlobalWeftContextManager, setWeftContextManager } from '../tracing/active-context.js';
@@ -160,6 +161,10 @@ export function register(given?: RegisterOptions): WeftHandle {
   const disableInstrumentations = () => {
     disable?.();
     disable = undefined;
+    // instrumentOpenAI() patches through the shared instance, which an app that gave register() an instance of its
+    // own never handed over: left enabled, it would keep tracing openai, with its own options, after this.
+    const shared = existingSharedOpenAIInstrumentation();
+    if (shared && ![instrumentations].flat(Number.POSITIVE_INFINITY).includes(shared)) shared.disable();
   };
 
   let lastFlushedAt = -1;

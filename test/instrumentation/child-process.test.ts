@@ -111,6 +111,18 @@ describe('an app that calls register() itself', () => {
   });
 });
 
+describe('an app that registers its own instrumentation and patches openai by hand', () => {
+  it('is traced with its options until it disables the instrumentations, which unpatches openai', async () => {
+    const result = await runNode([fixture('custom-instance-disable.cjs')], env());
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe('unpatched');
+    expect(server.requests.map((r) => r.body.model)).toEqual(['gpt-4o-mini', 'after-disable']);
+    const spans = receiver.spans();
+    expect(spans.map((s) => s.name)).toEqual(['chat gpt-4o-mini']);
+    expect(spans[0]?.attributes['gen_ai.input.messages']).toBeUndefined();
+  });
+});
+
 describe('a stream the app drops unfinished', () => {
   it('still ends its span once it is garbage-collected', async () => {
     server.reply({ ...HELLO, hangAfterChunks: 2 });

@@ -3,5 +3,10 @@ export {
   OpenAIInstrumentation,
   SUPPORTED_OPENAI_VERSIONS,
 } from './instrumentation.js';
-export { instrumentOpenAI, sharedOpenAIInstrumentation, weftInstrumentations } from './instrument-openai.js';
+export {
+  existingSharedOpenAIInstrumentation,
+  instrumentOpenAI,
+  sharedOpenAIInstrumentation,
+  weftInstrumentations,
+} from './instrument-openai.js';
 export type { OpenAIInstrumentationConfig } from './types.js';

@@ -21,6 +21,11 @@ export function sharedOpenAIInstrumentation(config?: OpenAIInstrumentationConfig
   return existing;
 }
 
+/** The shared instrumentation if something made it, without making it. */
+export function existingSharedOpenAIInstrumentation(): OpenAIInstrumentation | undefined {
+  return holder[SHARED_KEY];
+}
+
 /**
  * Traces an `openai` module the automatic hooks cannot see — a bundled app, a renamed package, or `openai`
  * imported before weft — by patching it through the shared instrumentation that `register()` enables.
