@@ -1,7 +1,8 @@
 import { DiagLogLevel, diag } from '@opentelemetry/api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Client, WeftConfigError, WeftNotFoundError } from 'weft';
+import { Client, WeftNotFoundError } from 'weft';
 import { type DevService, startDevService } from 'weft/dev';
+import { configError } from '../helpers/config-error.js';
 
 // The connection settings as `new Client()` resolves them (register() resolves them the same way; see
 // test/register/configuration.test.ts).
@@ -12,16 +13,6 @@ const VARIABLES = ['WEFT_BASE_URL', 'WEFT_INFERENCE_BASE_URL', 'WEFT_TRAINING_BA
 afterEach(() => {
   for (const name of VARIABLES) delete process.env[name];
 });
-
-function configError(run: () => unknown): WeftConfigError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof WeftConfigError) return error;
-    throw error;
-  }
-  throw new Error('expected a WeftConfigError');
-}
 
 describe('new Client() refuses connection options of the wrong type from plain JavaScript', () => {
   const cases: [string, Record<string, unknown>][] = [

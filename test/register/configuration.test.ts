@@ -1,19 +1,10 @@
 import { type DiagLogger, ProxyTracerProvider, trace } from '@opentelemetry/api';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type RegisterOptions, register, WeftConfigError } from 'weft';
+import { type RegisterOptions, register } from 'weft';
+import { configError } from '../helpers/config-error.js';
 
 const KEY = 'sk-never-print-me-1234';
-
-function configError(run: () => unknown): WeftConfigError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof WeftConfigError) return error;
-    throw error;
-  }
-  throw new Error('expected a WeftConfigError');
-}
 
 /** A diagnostic logger that keeps what it was told, so tests read exactly what a user would see. */
 function recordingLogger(): DiagLogger & { lines: string[] } {
