@@ -62,7 +62,7 @@ export function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   const type = typeof value;
-  return type === 'object' ? 'an object' : `a ${type}`;
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
 /** The option named for an environment variable: `WEFT_API_KEY` is `apiKey`. */

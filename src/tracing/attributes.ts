@@ -47,7 +47,6 @@ export function toAttributeValue(value: unknown, maxLength = contentOptions().ma
   return json === undefined ? undefined : jsonOrText(json);
 }
 
-
 /** `{ key: value }` → `{ 'wandb.attributes.key': value }`, dropping values that have no attribute form. */
 export function customAttributes(record: Readonly<Record<string, unknown>> | undefined): Attributes {
   const out: Attributes = {};

@@ -1,3 +1,5 @@
+import type { Span } from '@opentelemetry/api';
+import { sdkLengthLimit } from '../instrumentation/chat/chat-span.js';
 import { type CaptureContent, DEFAULT_MAX_ATTRIBUTE_LENGTH, resolveChatTracingConfig } from '../instrumentation/chat/config.js';
 import { WeftConfigError } from '../config/index.js';
 import { reportTracingFailure } from './failures.js';
@@ -125,10 +127,9 @@ export function resolveContentOptions(
  * `settings` within the span's own attribute length limit, when that is tighter: a per-op `maxAttributeLength`
  * can ask for more than the SDK keeps (its environment variables, or a provider's `spanLimits` set in code).
  */
-export function fitToSpan(settings: ResolvedContentOptions, span: object): ResolvedContentOptions {
-  // The SDK's span keeps its limit here (as the chat instrumentation also reads it); other spans have none.
-  const limit = (span as { _attributeValueLengthLimit?: unknown })._attributeValueLengthLimit;
-  if (typeof limit !== 'number' || !(limit > 0) || limit >= settings.maxAttributeLength) return settings;
+export function fitToSpan(settings: ResolvedContentOptions, span: Span): ResolvedContentOptions {
+  const limit = sdkLengthLimit(span);
+  if (limit === undefined || limit >= settings.maxAttributeLength) return settings;
   return { ...settings, maxAttributeLength: limit };
 }
 

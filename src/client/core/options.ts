@@ -4,6 +4,7 @@
  * deep inside undici (where it would be classified as a connection error and retried) or not at all.
  */
 import { WeftConfigError } from '../../config/errors.js';
+import { kindOf } from '../../config/settings.js';
 import type { BackoffOptions } from './retry.js';
 import { MAX_TIMER_MS } from './timer-limit.js';
 
@@ -41,7 +42,7 @@ export function checkedBackoff(backoff: BackoffOptions): BackoffOptions {
 export function checkedOnRetry<F>(value: F | undefined | null): F | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'function') {
-    throw new WeftConfigError('onRetry', undefined, `weft: option \`onRetry\` must be a function, got ${describeType(value)}.`);
+    throw new WeftConfigError('onRetry', undefined, `weft: option \`onRetry\` must be a function, got ${kindOf(value)}.`);
   }
   return value;
 }
@@ -51,7 +52,7 @@ export function checkedSignal(value: unknown): AbortSignal | undefined {
   if (value === undefined || value === null) return undefined;
   const signal = value as Partial<AbortSignal>;
   if (typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function' || typeof signal.removeEventListener !== 'function') {
-    throw new WeftConfigError('signal', undefined, `weft: option \`signal\` must be an AbortSignal, got ${describeType(value)}.`);
+    throw new WeftConfigError('signal', undefined, `weft: option \`signal\` must be an AbortSignal, got ${kindOf(value)}.`);
   }
   return value as AbortSignal;
 }
@@ -60,7 +61,7 @@ export function checkedSignal(value: unknown): AbortSignal | undefined {
 export function checkedIdempotent(value: unknown): boolean | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'boolean') {
-    throw new WeftConfigError('idempotent', undefined, `weft: option \`idempotent\` must be true or false, got ${describeType(value)}.`);
+    throw new WeftConfigError('idempotent', undefined, `weft: option \`idempotent\` must be true or false, got ${kindOf(value)}.`);
   }
   return value;
 }
@@ -78,7 +79,7 @@ const HEADER_VALUE_FORBIDDEN = /[^\t\x20-\x7e\x80-\xff]/;
 export function checkHeaders(headers: unknown): void {
   if (headers === undefined || headers === null) return;
   if (typeof headers !== 'object' || Array.isArray(headers)) {
-    throw new WeftConfigError('headers', undefined, `weft: option \`headers\` must be an object of header names to values, got ${describeType(headers)}.`);
+    throw new WeftConfigError('headers', undefined, `weft: option \`headers\` must be an object of header names to values, got ${kindOf(headers)}.`);
   }
   for (const [name, value] of Object.entries(headers)) {
     if (!HEADER_NAME.test(name)) {
@@ -93,7 +94,7 @@ export function checkHeaders(headers: unknown): void {
       throw new WeftConfigError(
         'headers',
         undefined,
-        `weft: option \`headers\`: header ${JSON.stringify(name)} must have a string value, got ${describeType(value)}.`,
+        `weft: option \`headers\`: header ${JSON.stringify(name)} must have a string value, got ${kindOf(value)}.`,
       );
     }
     if (HEADER_VALUE_FORBIDDEN.test(String(value))) {
@@ -114,17 +115,9 @@ function nonNegative(value: unknown, fallback: number, option: string): number {
   return value;
 }
 
-/** `a string`, `an object`, `null`… for an error message; never the value itself, which may be a secret. */
-function describeType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  const type = typeof value;
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
-}
-
 /** A number as it is (`got -1`), a string quoted, anything else by its type. */
 function describeValue(value: unknown): string {
   if (typeof value === 'number') return String(value);
   if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
-  return describeType(value);
+  return kindOf(value);
 }
