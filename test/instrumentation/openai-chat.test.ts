@@ -564,6 +564,36 @@ describe('chat.completions.parse', () => {
       'gen_ai.output.messages': [{ role: 'assistant', parts: [{ type: 'text', content: '{"answer":42}' }], finish_reason: 'stop' }],
     });
   });
+
+  it('records the completion it received when parsing it fails, with the error the app gets', async () => {
+    const ANSWER_FORMAT = {
+      type: 'json_schema' as const,
+      json_schema: { name: 'answer', strict: true, schema: { type: 'object', properties: { answer: { type: 'number' } } } },
+    };
+    // A 200 the app pays for, then an error from openai's parsing: the answer was cut at max_tokens, or is not JSON.
+    const replies = [
+      { content: '{"answer":', finishReason: 'length', error: 'LengthFinishReasonError' },
+      { content: 'forty-two', finishReason: 'stop', error: 'SyntaxError' },
+    ];
+    for (const reply of replies) {
+      h.server.reply({ ...HELLO, choices: [{ content: reply.content, finishReason: reply.finishReason }] });
+      const failure = await h
+        .client()
+        .chat.completions.parse({ model: 'gpt-4o-mini', messages: USER_HI, response_format: ANSWER_FORMAT })
+        .catch((error: unknown) => error);
+      expect((failure as Error).constructor.name).toBe(reply.error);
+
+      const [span] = await h.spans(1);
+      expect(span?.status.code).toBe(StatusCodeValue.ERROR);
+      expect(withContentParsed(span!.attributes)).toMatchObject({
+        'error.type': reply.error,
+        'gen_ai.response.id': 'chatcmpl-hello',
+        'gen_ai.response.finish_reasons': [reply.finishReason],
+        ...HELLO_USAGE,
+        'gen_ai.output.messages': [{ role: 'assistant', parts: [{ type: 'text', content: reply.content }], finish_reason: reply.finishReason }],
+      });
+    }
+  });
 });
 
 describe('patching', () => {

@@ -156,5 +156,19 @@ describe('structured output parsing', () => {
       expect(spans).toHaveLength(1);
       expect(spans[0]?.attributes['gen_ai.output.type']).toBe('json');
     });
+
+    it(`records the completion of a parse that fails in ${name}`, async () => {
+      h.server.reply({ ...HELLO, choices: [{ content: '{"a":', finishReason: 'length' }] });
+      const failure = await parse().catch((error: unknown) => error);
+      expect((failure as Error).constructor.name).toBe('LengthFinishReasonError');
+      const [span] = await h.spans(1);
+      // openai 4's beta parse calls the traced `create`, whose call succeeded; from 5.x on, `parse` itself is traced.
+      expect(span?.attributes).toMatchObject({
+        'gen_ai.response.id': 'chatcmpl-hello',
+        'gen_ai.response.finish_reasons': ['length'],
+        'gen_ai.usage.output_tokens': 3,
+        'llm.usage.total_tokens': 15,
+      });
+    });
   }
 });

@@ -27,8 +27,12 @@ export interface ChatCall {
   settle<V>(value: V): V;
   /** Records a non-streamed response and ends the span. */
   succeed(completion: unknown): void;
-  /** Records an error (ERROR status, `error.type`, an exception event, the HTTP status) and ends the span. */
-  fail(error: unknown): void;
+  /**
+   * Records an error (ERROR status, `error.type`, an exception event, the HTTP status) and ends the span. Give the
+   * `response` that arrived before the error, if one did (a completion that failed the caller's parsing of it), so
+   * that its output and usage are recorded too.
+   */
+  fail(error: unknown, response?: unknown): void;
   /** Ends the span with what is known, e.g. when the caller took the raw HTTP response and weft will not see the body. */
   end(): void;
   /**
@@ -107,9 +111,10 @@ export class ChatCallRecorder implements ChatCall {
     this.end();
   }
 
-  fail(error: unknown): void {
+  fail(error: unknown, response?: unknown): void {
     if (this.done) return;
     this.record('error', (span, config) => {
+      if (response && typeof response === 'object') span.setAttributes(chatResponseAttributes(response as ChatCompletion, config));
       this.recordStreamSoFar(span, config);
       span.setAttributes(chatErrorAttributes(error));
       const text = recordedErrorText(error, config.maxAttributeLength);

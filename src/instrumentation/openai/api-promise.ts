@@ -18,8 +18,12 @@ interface APIPromiseShape {
  * before. The promise is hooked in place: errors are read on `responsePromise`, the parsed value in
  * `parseResponse`, and a `Stream` is observed by wrapping its `iterator` in place, so it stays the SDK's
  * `Stream` (`for await`, `tee()`, `toReadableStream()`, `controller.abort()`).
+ *
+ * `received` gives the completion a `parse()` received before parsing its content (see {@link keepUnwrapped}): a
+ * parse that fails (an answer cut at `max_tokens`, JSON the schema refuses) still records the output and usage of
+ * the call the app paid for.
  */
-export function settleApiPromise<T>(result: T, call: ChatCall): T {
+export function settleApiPromise<T>(result: T, call: ChatCall, received?: () => unknown): T {
   const promise = result as unknown as APIPromiseShape;
   if (!isAPIPromise(promise)) {
     reportOnce('openai:api-promise-shape', 'openai returned an unexpected promise type; chat spans from it have no response data.');
@@ -39,13 +43,13 @@ export function settleApiPromise<T>(result: T, call: ChatCall): T {
     try {
       parsed = parseResponse.apply(this, args);
     } catch (error) {
-      call.fail(error);
+      call.fail(error, received?.());
       throw error;
     }
     return Promise.resolve(parsed).then(
       (value) => call.settle(value),
       (error: unknown) => {
-        call.fail(error);
+        call.fail(error, received?.());
         throw error;
       },
     );
@@ -64,6 +68,26 @@ export function settleApiPromise<T>(result: T, call: ChatCall): T {
     },
   });
   return result;
+}
+
+/**
+ * Keeps the value `promise` resolves to as a promise derived from it with `_thenUnwrap(transform)` transforms it:
+ * how openai's `parse()` (5.x–7.x) turns `create`'s completion into a parsed one. `_thenUnwrap` is wrapped on this
+ * promise alone (a method of the class in 5.x and 6.x, its own function in 7.x). Returns what was kept so far.
+ */
+export function keepUnwrapped(promise: unknown): () => unknown {
+  let kept: unknown;
+  const target = promise as { _thenUnwrap?: unknown } | null;
+  const thenUnwrap = target?._thenUnwrap;
+  if (target && typeof thenUnwrap === 'function') {
+    target._thenUnwrap = function weftThenUnwrap(this: unknown, transform: (value: unknown, ...rest: unknown[]) => unknown) {
+      return thenUnwrap.call(this, (value: unknown, ...rest: unknown[]) => {
+        kept = value;
+        return transform(value, ...rest);
+      });
+    };
+  }
+  return () => kept;
 }
 
 function isAPIPromise(value: APIPromiseShape): boolean {

@@ -6,11 +6,13 @@ import {
   reportInternalError,
   traceChatCompletion,
 } from '../chat/index.js';
-import { settleApiPromise } from './api-promise.js';
+import { keepUnwrapped, settleApiPromise } from './api-promise.js';
 
 // `parse` calls `create` on the same client, synchronously; its span is the parse's, so the inner `create` must not
 // add another. A count rather than a context: entering a context would switch on Node's async hooks for good.
 let insideParse = 0;
+/** What the completion of the `parse` running now will be known by (see {@link keepUnwrapped}). */
+let receivedInsideParse: (() => unknown) | undefined;
 
 /** What a patched method needs from the instrumentation, read at call time so `setConfig`/`setTracerProvider` apply. */
 export interface PatchHost {
@@ -57,17 +59,27 @@ export function tracedCompletionsMethod(currentHost: () => PatchHost | undefined
     } catch (error) {
       reportInternalError('openai patch', error);
     }
-    if (!host || !options) return original.apply(this, args);
+    if (!host || !options) {
+      const result = original.apply(this, args);
+      if (insideParse > 0 && kind === 'create') receivedInsideParse = keepUnwrapped(result);
+      return result;
+    }
     const rest = args.slice(1);
+    if (kind === 'create') {
+      return traceChatCompletion(host.tracer(), args[0] as ChatCompletionRequest, (request) => original.call(this, request, ...rest), options);
+    }
+    let received: (() => unknown) | undefined;
     const invoke = (request: ChatCompletionRequest): unknown => {
-      if (kind === 'create') return original.call(this, request, ...rest);
       insideParse += 1;
       try {
         return original.call(this, request, ...rest);
       } finally {
         insideParse -= 1;
+        received = receivedInsideParse;
+        receivedInsideParse = undefined;
       }
     };
+    options.settle = (result, call) => settleApiPromise(result, call, received);
     return traceChatCompletion(host.tracer(), args[0] as ChatCompletionRequest, invoke, options);
   };
 }
