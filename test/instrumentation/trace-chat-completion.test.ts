@@ -1,5 +1,5 @@
-import { trace } from '@opentelemetry/api';
-import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+import { type Span, type SpanContext, TraceFlags, trace } from '@opentelemetry/api';
+import { BasicTracerProvider, ParentBasedSampler, SamplingDecision, type Sampler } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChatCompletionChunk, type ChatCompletionRequest, traceChatCompletion } from 'weft';
 import { StatusCodeValue } from '../../src/otlp/index.js';
@@ -216,5 +216,28 @@ describe('traceChatCompletion', () => {
     expect(returned).toBe(stream);
     expect(Object.getOwnPropertySymbols(returned)).toEqual([]);
     expect(trace.getActiveSpan()).toBeUndefined();
+  });
+
+  it('runs invoke inside a chat span the sampler dropped, so the request’s own spans follow that decision', async () => {
+    // A parent-based sampler whose roots are chosen by name: chat spans dropped, anything else kept.
+    const dropChat: Sampler = {
+      shouldSample: (_context, _traceId, name) => ({
+        decision: name.startsWith('chat') ? SamplingDecision.NOT_RECORD : SamplingDecision.RECORD_AND_SAMPLED,
+      }),
+      toString: () => 'drop chat',
+    };
+    const provider = new BasicTracerProvider({ sampler: new ParentBasedSampler({ root: dropChat }) });
+    let active: SpanContext | undefined;
+    let request: Span | undefined;
+    await traceChatCompletion(provider.getTracer('x'), REQUEST, async () => {
+      active = trace.getActiveSpan()?.spanContext();
+      request = provider.getTracer('x').startSpan('http POST');
+      request.end();
+      return COMPLETION;
+    });
+    expect(active?.traceFlags).toBe(TraceFlags.NONE);
+    // Not a root of its own trace, sampled on its own: the child of the dropped chat span, dropped with it.
+    expect(request?.isRecording()).toBe(false);
+    expect(request?.spanContext().traceId).toBe(active?.traceId);
   });
 });

@@ -1,4 +1,4 @@
-import { type Attributes, SpanKind, type Tracer } from '@opentelemetry/api';
+import { type Attributes, SpanKind, type Tracer, trace } from '@opentelemetry/api';
 import { activeContext, withActiveContextLazily } from '../../tracing/active-context.js';
 import { chatRequestAttributes, chatSpanName } from './attributes.js';
 import { type ChatCall, ChatCallRecorder } from './chat-call.js';
@@ -84,6 +84,9 @@ export function traceChatCompletion<T>(
   }
   if (!started) return invoke(request);
   const { recorder: call, context } = started;
+  // A span the sampler dropped records nothing, but its context still goes with the request: an HTTP
+  // instrumentation's span of it then follows the same decision instead of starting a trace of its own.
+  if (!call) return withActiveContextLazily(context, invoke, undefined, request);
 
   let result: T;
   try {
@@ -142,7 +145,7 @@ function startChatCall<T>(
   tracer: Tracer,
   request: ChatCompletionRequest,
   options: TraceChatCompletionOptions<T>,
-): { recorder: ChatCallRecorder; context: ChatSpan['context'] } | undefined {
+): { recorder: ChatCallRecorder | undefined; context: ChatSpan['context'] } | undefined {
   if (!request || typeof request !== 'object') return undefined;
   const config = resolve(options.config);
   const parent = activeContext();
@@ -159,7 +162,7 @@ function startChatCall<T>(
     const started = tracer.startSpan(name, spanOptions, parent);
     if (!started.isRecording()) {
       started.end();
-      return undefined;
+      return { recorder: undefined, context: trace.setSpan(parent, started) };
     }
     span = spanStartedNow(started, parent);
   }
