@@ -254,13 +254,14 @@ describe('message parts', () => {
     const tracer = h.handle.tracerProvider.getTracer('content-test');
     const urls = [
       'https://my-resource.openai.azure.com/openai/deployments/x',
+      'https://my-foundry.cognitiveservices.azure.com/openai',
       'https://api.groq.com/openai/v1',
       'https://api.deepseek.com',
       'http://localhost:8000/v1',
     ];
     for (const serverUrl of urls) await traceChatCompletion(tracer, { model: 'm' }, async () => COMPLETION, { serverUrl });
     const spans = await h.spans(urls.length);
-    expect(spans.map((s) => s.attributes['gen_ai.provider.name'])).toEqual(['azure.ai.openai', 'groq', 'deepseek', 'openai']);
-    expect(spans.map((s) => s.attributes['server.port'])).toEqual([443, 443, 443, 8000]);
+    expect(spans.map((s) => s.attributes['gen_ai.provider.name'])).toEqual(['azure.ai.openai', 'azure.ai.openai', 'groq', 'deepseek', 'openai']);
+    expect(spans.map((s) => s.attributes['server.port'])).toEqual([443, 443, 443, 443, 8000]);
   });
 });

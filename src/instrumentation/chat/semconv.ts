@@ -49,5 +49,6 @@ export const ATTR_HTTP_RESPONSE_STATUS_CODE = 'http.response.status_code';
 
 export const GEN_AI_OPERATION_CHAT = 'chat';
 export const GEN_AI_PROVIDER_OPENAI = 'openai';
+export const GEN_AI_PROVIDER_AZURE_OPENAI = 'azure.ai.openai';
 /** `error.type` when the cause has no usable name. */
 export const ERROR_TYPE_OTHER = '_OTHER';

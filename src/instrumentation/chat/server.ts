@@ -1,4 +1,4 @@
-import { GEN_AI_PROVIDER_OPENAI } from './semconv.js';
+import { GEN_AI_PROVIDER_AZURE_OPENAI, GEN_AI_PROVIDER_OPENAI } from './semconv.js';
 
 /** Where a chat call goes: `server.address`, `server.port`, and the `gen_ai.provider.name` it implies. */
 export interface ChatServer {
@@ -14,7 +14,9 @@ export interface ChatServer {
 
 // Hosts of providers with an OpenAI-compatible endpoint, by host suffix, mapped to semconv provider names.
 const PROVIDERS_BY_HOST: ReadonlyArray<readonly [suffix: string, provider: string]> = [
-  ['openai.azure.com', 'azure.ai.openai'],
+  ['openai.azure.com', GEN_AI_PROVIDER_AZURE_OPENAI],
+  // Azure AI Foundry resources serve Azure OpenAI from their Cognitive Services endpoint too.
+  ['cognitiveservices.azure.com', GEN_AI_PROVIDER_AZURE_OPENAI],
   ['services.ai.azure.com', 'azure.ai.inference'],
   ['models.inference.ai.azure.com', 'azure.ai.inference'],
   ['models.ai.azure.com', 'azure.ai.inference'],

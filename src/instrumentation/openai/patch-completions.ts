@@ -6,6 +6,7 @@ import {
   reportInternalError,
   traceChatCompletion,
 } from '../chat/index.js';
+import { GEN_AI_PROVIDER_AZURE_OPENAI } from '../chat/semconv.js';
 import { keepUnwrapped, settleApiPromise } from './api-promise.js';
 
 // `parse` calls `create` on the same client, synchronously; its span is the parse's, so the inner `create` must not
@@ -41,6 +42,8 @@ export type Method = (this: unknown, ...args: unknown[]) => unknown;
 interface ClientShape {
   baseURL?: unknown;
   apiKey?: unknown;
+  /** Set on openai's `AzureOpenAI` clients only. */
+  apiVersion?: unknown;
 }
 
 /** Wraps `Completions.prototype.create` (or `.parse`) so every call goes through {@link traceChatCompletion}. */
@@ -94,6 +97,8 @@ function callOptions(host: PatchHost, client: ClientShape | undefined): TraceCha
   return {
     config: host.chatConfig(),
     serverUrl: typeof client?.baseURL === 'string' ? client.baseURL : undefined,
+    // An AzureOpenAI client speaks Azure OpenAI whatever its host (a gateway, a custom domain).
+    providerName: typeof client?.apiVersion === 'string' && client.apiVersion ? GEN_AI_PROVIDER_AZURE_OPENAI : undefined,
     secrets: [typeof client?.apiKey === 'string' ? client.apiKey : undefined],
     settle: settleApiPromise,
   };
