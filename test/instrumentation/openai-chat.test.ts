@@ -1,5 +1,5 @@
 import { context, DiagConsoleLogger, DiagLogLevel, diag, TraceFlags, trace } from '@opentelemetry/api';
-import OpenAI from 'openai';
+import OpenAI, { AzureOpenAI } from 'openai';
 import { Stream } from 'openai/streaming';
 import { op, withThread } from 'weft';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -323,6 +323,33 @@ describe('a streamed chat completion', () => {
     expect(span?.events.map((e) => e.name)).toEqual(['exception']);
   });
 
+  it('ends the span as a success when the stream is aborted after the whole response came', async () => {
+    const withUsage = { model: 'gpt-4o-mini', messages: USER_HI, stream: true as const, stream_options: { include_usage: true } };
+    // The app stops at the usage chunk, before [DONE]: by aborting, or by cancelling its ReadableStream (which
+    // openai does by aborting the request before it stops the iterator).
+    h.server.reply(HELLO);
+    const stream = await h.client().chat.completions.create(withUsage);
+    for await (const chunk of stream) if (chunk.usage) stream.controller.abort();
+    h.server.reply(HELLO);
+    const reader = (await h.client().chat.completions.create(withUsage)).toReadableStream().getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      if (new TextDecoder().decode(read.value).includes('"usage":{')) {
+        await reader.cancel();
+        break;
+      }
+    }
+    const spans = await h.spans(2);
+    for (const span of spans) {
+      expect(span.status.code).toBe(StatusCodeValue.UNSET);
+      expect(withContentParsed(span.attributes)).toEqual({
+        ...streamedHi(),
+        ...HELLO_RESPONSE,
+        ...HELLO_USAGE,
+        'gen_ai.output.messages': HELLO_OUTPUT,
+      });
+    }
+  });
+
   it('ends the span as failed, with the same error the app gets, when the server cuts the stream', async () => {
     h.server.reply({ ...HELLO, cutAfterChunks: 2 });
     const stream = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
@@ -538,6 +565,16 @@ describe('the API promise keeps its helpers', () => {
     expect(completion.id).toBe('chatcmpl-hello');
     const [span] = await h.spans(1);
     expect(span?.attributes['gen_ai.response.id']).toBe('chatcmpl-hello');
+  });
+});
+
+describe('the provider', () => {
+  it('is azure.ai.openai for an AzureOpenAI client, whatever its host (a gateway, a custom domain)', async () => {
+    h.server.reply(HELLO);
+    const azure = new AzureOpenAI({ baseURL: h.server.baseURL, apiKey: API_KEY, apiVersion: '2024-10-21', maxRetries: 0 });
+    await azure.chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI });
+    const [span] = await h.spans(1);
+    expect(span?.attributes).toMatchObject({ 'gen_ai.provider.name': 'azure.ai.openai', 'server.address': '127.0.0.1' });
   });
 });
 

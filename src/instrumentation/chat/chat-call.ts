@@ -113,6 +113,10 @@ export class ChatCallRecorder implements ChatCall {
 
   fail(error: unknown, response?: unknown): void {
     if (this.done) return;
+    if (this.abortedWhenWhole(this.streamSignal)) {
+      this.finishStream(undefined);
+      return;
+    }
     this.record('error', (span, config) => {
       if (response && typeof response === 'object') span.setAttributes(chatResponseAttributes(response as ChatCompletion, config));
       this.recordStreamSoFar(span, config);
@@ -136,10 +140,10 @@ export class ChatCallRecorder implements ChatCall {
     }
   }
 
-  /** Ends a stream's span: as failed if `signal` was aborted, else with what was received. */
+  /** Ends a stream's span: as failed if `signal` was aborted before the whole response came, else with what was received. */
   finishStream(signal: AbortSignal | undefined): void {
     if (this.done) return;
-    if (signal?.aborted) {
+    if (signal?.aborted && !this.abortedWhenWhole(signal)) {
       this.fail(abortReason(signal));
       return;
     }
@@ -232,6 +236,15 @@ export class ChatCallRecorder implements ChatCall {
     }
     this.watchAbandonment(stream);
     return stream;
+  }
+
+  /**
+   * Whether `signal` was aborted once the whole response had arrived: that abort stopped nothing. openai aborts a
+   * stream's request itself when its reader stops, and before weft's iterator hears of it: `toReadableStream()`'s
+   * `cancel()`, and the `chat.completions.stream()` helper on `break`, which may have read the stream to its end.
+   */
+  private abortedWhenWhole(signal: AbortSignal | undefined): boolean {
+    return signal?.aborted === true && this.accumulator?.isWhole(this.request.stream_options?.include_usage === true) === true;
   }
 
   private recordRequestContent(span: Span, config: ResolvedChatTracingConfig): void {

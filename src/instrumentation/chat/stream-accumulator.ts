@@ -80,6 +80,13 @@ export class ChatStreamAccumulator {
     }
   }
 
+  /** Whether the response arrived whole: every choice finished and, if `withUsage`, the usage came too. */
+  isWhole(withUsage: boolean): boolean {
+    if (this.choices.size === 0 || (withUsage && this.usage === undefined)) return false;
+    for (const state of this.choices.values()) if (state.finishReason === undefined) return false;
+    return true;
+  }
+
   /** What was received so far, shaped as a non-streamed response. */
   toCompletion(): ChatCompletion {
     const choices: ChatChoice[] = [...this.choices.values()]
