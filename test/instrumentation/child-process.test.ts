@@ -111,6 +111,16 @@ describe('an app that calls register() itself', () => {
   });
 });
 
+describe('a CommonJS app that required openai before calling register()', () => {
+  it('is traced: register() patches the copy already loaded', async () => {
+    const result = await runNode([fixture('required-before-register.cjs')], env());
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe('done');
+    expect(receiver.spans().map((s) => s.name)).toEqual(['chat gpt-4o-mini']);
+  });
+});
+
 describe('an app that registers its own instrumentation and patches openai by hand', () => {
   it('is traced with its options until it disables the instrumentations, which unpatches openai', async () => {
     const result = await runNode([fixture('custom-instance-disable.cjs')], env());

@@ -6,12 +6,14 @@ import { isNoopTracerProvider } from '../../tracing/noop-provider.js';
 import { type ResolvedChatTracingConfig, reportInternalError, resolveChatTracingConfig } from '../chat/index.js';
 import { type CompletionsPrototype, findCompletionsPrototype } from './module-shape.js';
 import { type AdoptedMethod, type Method, type PatchHost, tracedCompletionsMethod } from './patch-completions.js';
+import { requiredOpenAIModules } from './required-modules.js';
 import type { OpenAIInstrumentationConfig } from './types.js';
 
 /** The instrumentation scope of the spans this instrumentation makes. */
 export const OPENAI_INSTRUMENTATION_NAME = 'weft/openai';
 /** The `openai` versions patched automatically: every major whose layout has `Chat.Completions.prototype.create`. */
 export const SUPPORTED_OPENAI_VERSIONS = ['>=4.0.0 <8'];
+const isSupportedMajor = (major: number) => major >= 4 && major < 8;
 
 // Global, so that two copies of weft (ESM and CommonJS) in one process never patch the same method twice.
 const WEFT_WRAPPER = Symbol.for('weft.openai.wrapper');
@@ -101,7 +103,7 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
 
   /**
    * Patches an `openai` module that the automatic hooks cannot see: a bundled copy, a renamed package
-   * (`openai-v4`), or one loaded before weft. Accepts the module (CommonJS exports or ESM namespace), the
+   * (`openai-v4`), or one an ES module imported before weft. Accepts the module (CommonJS exports or ESM namespace), the
    * `OpenAI` class, or a client instance. Returns whether it is now patched (false when its shape is unknown,
    * which is reported once). Patching is undone by `disable()`.
    *
@@ -122,6 +124,10 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
     super.enable();
     markLatest(this.host());
     for (const record of this.patches().values()) if (!record.active) this.patchPrototype(record.prototype);
+    // A copy of openai required before this point: the require hook would see it only if the app required it again.
+    guarded('openai patch', () => {
+      for (const moduleExports of requiredOpenAIModules(isSupportedMajor)) this.patchTarget(moduleExports);
+    });
   }
 
   /**
