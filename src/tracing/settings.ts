@@ -1,6 +1,6 @@
 import type { Span } from '@opentelemetry/api';
 import { sdkLengthLimit } from '../instrumentation/chat/chat-span.js';
-import { type CaptureContent, DEFAULT_MAX_ATTRIBUTE_LENGTH, resolveChatTracingConfig } from '../instrumentation/chat/config.js';
+import { type CaptureContent, captureSides, DEFAULT_MAX_ATTRIBUTE_LENGTH, resolveChatTracingConfig } from '../instrumentation/chat/config.js';
 import { WeftConfigError } from '../config/index.js';
 import { reportTracingFailure } from './failures.js';
 
@@ -19,8 +19,8 @@ export type ValueRedactor = (value: unknown, direction: 'input' | 'output', info
  */
 export interface ContentOptions {
   /**
-   * Record inputs and outputs: `true` both, `'input'`, `'output'`, or `false` neither (spans keep their names,
-   * nesting, timing, errors and custom attributes). Default: env `WEFT_CAPTURE_CONTENT`
+   * Record inputs and outputs: `true` (or `'all'`) both, `'input'`, `'output'`, or `false` (`'none'`) neither
+   * (spans keep their names, nesting, timing, errors and custom attributes). Default: env `WEFT_CAPTURE_CONTENT`
    * (`all` | `input` | `output` | `none`), else `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`, else true.
    */
   captureContent?: CaptureContent;
@@ -95,9 +95,11 @@ export function restoreTracing(settings: ResolvedContentOptions): void {
  * Checks the options an app gives `op()`, `withSpan()`, `@traced()` or {@link configureTracing}, where they are
  * given, so a mistake shows at once rather than as calls recorded without content.
  *
- * @throws {WeftConfigError} for a `maxAttributeLength` that is not a positive integer.
+ * @throws {WeftConfigError} for a `captureContent` weft does not know, or a `maxAttributeLength` that is not a
+ *   positive integer.
  */
 export function checkContentOptions(options: ContentOptions | undefined): void {
+  if (options?.captureContent !== undefined) captureSides(options.captureContent);
   const length = options?.maxAttributeLength;
   if (length !== undefined && !(Number.isInteger(length) && length > 0)) {
     throw new WeftConfigError(
@@ -114,10 +116,10 @@ export function resolveContentOptions(
   base: ResolvedContentOptions = contentOptions(),
 ): ResolvedContentOptions {
   if (!options) return base;
-  const capture = options.captureContent;
+  const capture = options.captureContent === undefined ? undefined : captureSides(options.captureContent);
   return {
-    captureInput: capture === undefined ? base.captureInput : capture === true || capture === 'input',
-    captureOutput: capture === undefined ? base.captureOutput : capture === true || capture === 'output',
+    captureInput: capture === undefined ? base.captureInput : capture.input,
+    captureOutput: capture === undefined ? base.captureOutput : capture.output,
     redactContent: options.redactContent ?? base.redactContent,
     maxAttributeLength: options.maxAttributeLength ?? base.maxAttributeLength,
   };

@@ -84,6 +84,14 @@ describe('content capture', () => {
     });
   });
 
+  it("takes the variable's words in code too: 'all' and 'none'", () => {
+    expect(resolveChatTracingConfig({ captureContent: 'all' }, { WEFT_CAPTURE_CONTENT: 'none' })).toMatchObject({
+      captureInput: true,
+      captureOutput: true,
+    });
+    expect(resolveChatTracingConfig({ captureContent: 'none' }, {})).toMatchObject({ captureInput: false, captureOutput: false });
+  });
+
   it('rejects a value it cannot use with an error that names the option or variable', () => {
     expect(() => resolveChatTracingConfig({ captureContent: 'yes' as never }, {})).toThrow(WeftConfigError);
     expect(() => resolveChatTracingConfig({ captureContent: 'yes' as never }, {})).toThrow(/captureContent/);

@@ -26,6 +26,23 @@ describe('privacy settings', () => {
     expect(span.attributes['wandb.attributes.team']).toBe('a');
   });
 
+  it("records both with captureContent: 'all', and neither with 'none', the variable's words", async () => {
+    const all = op(login, { name: 'all', captureContent: 'all' });
+    const none = op(login, { name: 'none', captureContent: 'none' });
+    const spans = await h.capture(async () => {
+      await all('ada@example.com', 1);
+      await none('ada@example.com', 1);
+    });
+    expect(inputsOf(named(spans, 'all'))).toEqual({ email: 'ada@example.com', attempt: 1 });
+    expect(named(spans, 'all').attributes).toHaveProperty('output');
+    expect(named(spans, 'none').attributes).not.toHaveProperty('inputs');
+    expect(named(spans, 'none').attributes).not.toHaveProperty('output');
+  });
+
+  it('refuses a captureContent it does not know where it is given, naming the option', () => {
+    expect(() => op(login, { captureContent: 'some' as never })).toThrow(/captureContent/);
+  });
+
   it("records only the inputs with captureContent: 'input'", async () => {
     const traced = op(login, { name: 'login', captureContent: 'input' });
     const spans = await h.capture(() => traced('ada@example.com', 1));

@@ -2,8 +2,34 @@ import { WeftConfigError } from '../../config/index.js';
 import { reportOnce } from '../../diagnostics.js';
 import type { GenAIMessage } from './types.js';
 
-/** Which message content a chat span records: `true` both sides, `'input'`, `'output'`, or `false` neither. */
-export type CaptureContent = boolean | 'input' | 'output';
+/** What is recorded: `true` (or `'all'`) both sides, `'input'`, `'output'`, or `false` (`'none'`) neither. */
+export type CaptureContent = boolean | 'all' | 'input' | 'output' | 'none';
+
+const BOTH = { input: true, output: true } as const;
+const NEITHER = { input: false, output: false } as const;
+const CAPTURE_SIDES = new Map<unknown, { readonly input: boolean; readonly output: boolean }>([
+  [true, BOTH],
+  ['all', BOTH],
+  ['input', { input: true, output: false }],
+  ['output', { input: false, output: true }],
+  [false, NEITHER],
+  ['none', NEITHER],
+]);
+
+/**
+ * Which sides a {@link CaptureContent} records. The option takes the environment variable's words too (`all`,
+ * `none`), so a value can be moved between the two unchanged.
+ * @throws {WeftConfigError} for anything else, naming `captureContent` and its variable.
+ */
+export function captureSides(capture: CaptureContent): { readonly input: boolean; readonly output: boolean } {
+  const sides = CAPTURE_SIDES.get(capture);
+  if (sides) return sides;
+  throw new WeftConfigError(
+    'captureContent',
+    CHAT_TRACING_ENV.captureContent,
+    `weft: option \`captureContent\` must be true, false, 'all', 'input', 'output' or 'none', got ${JSON.stringify(capture)}.`,
+  );
+}
 
 /**
  * Rewrites or redacts messages before they are recorded. Called once for the input side (the request's
@@ -102,8 +128,8 @@ export function resolveChatTracingConfig(config: ChatTracingConfig = {}, env: En
     throw new WeftConfigError('redactContent', undefined, 'weft: option `redactContent` must be a function.');
   }
   return {
-    captureInput: capture === true || capture === 'input',
-    captureOutput: capture === true || capture === 'output',
+    captureInput: captureSides(capture).input,
+    captureOutput: captureSides(capture).output,
     redactContent: config.redactContent,
     maxMessageLength,
     maxAttributeLength,
@@ -134,12 +160,8 @@ export function fitToLengthLimit(config: ResolvedChatTracingConfig, limit: numbe
 
 function resolveCapture(option: CaptureContent | undefined, env: Env): CaptureContent {
   if (option !== undefined) {
-    if (option === true || option === false || option === 'input' || option === 'output') return option;
-    throw new WeftConfigError(
-      'captureContent',
-      CHAT_TRACING_ENV.captureContent,
-      `weft: option \`captureContent\` must be true, false, 'input' or 'output', got ${JSON.stringify(option)}.`,
-    );
+    captureSides(option);
+    return option;
   }
   const weft = env[CHAT_TRACING_ENV.captureContent]?.trim().toLowerCase();
   if (weft) {
