@@ -25,6 +25,12 @@ export interface ExportOptions extends ConnectionOptions {
   batch?: BatchOptions;
   /** Compress export bodies with gzip. Default false, until the trace service is known to accept it. */
   compression?: 'gzip' | 'none';
+  /**
+   * Longest wait of a flush, in ms: of `forceFlush()` and `shutdown()`, and with `register()` at exit. A positive
+   * integer. Default 3000. Past it weft stops waiting and lets go of its requests: `forceFlush()` keeps the spans not
+   * sent for the next attempt, `shutdown()` and the end of the process count them as dropped.
+   */
+  exitFlushTimeoutMillis?: number;
 }
 
 /**
@@ -55,12 +61,6 @@ export interface RegisterOptions extends ExportOptions {
    * Default true. Exit codes and signals are unchanged.
    */
   flushOnExit?: boolean;
-  /**
-   * Longest wait of a flush, in ms: at exit, and of `forceFlush()` and `shutdown()`. A positive integer. Default 3000.
-   * Past it weft stops waiting and lets go of its requests: `forceFlush()` keeps the spans not sent for the next
-   * attempt, `shutdown()` and the end of the process count them as dropped.
-   */
-  exitFlushTimeoutMillis?: number;
   /**
    * Where weft and OTel report problems (OTel's diagnostic logger), at the level of `WEFT_LOG_LEVEL`, else
    * `OTEL_LOG_LEVEL`, else warn. Default: the console. Pass `false` to keep a logger you set with `diag.setLogger`.

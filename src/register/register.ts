@@ -9,12 +9,13 @@ import { setGlobalWeftContextManager, setWeftContextManager } from '../tracing/a
 import { WeftContextManager } from '../tracing/context-manager.js';
 import { isNoopTracerProvider } from '../tracing/noop-provider.js';
 import { setWeftTracerProvider } from '../tracing/tracer.js';
-import { kindOf, resolveConnection, WeftConfigError } from '../config/index.js';
+import { resolveConnection } from '../config/index.js';
 import { diagLevelFromEnv, reportOnce } from '../diagnostics.js';
 import { rememberSecret } from '../secrets.js';
 import type { ExportStats } from './export-stats.js';
 import { installExitHooks } from './exit-hooks.js';
 import { settleWithin } from './settle-within.js';
+import { reportFlushGivenUp, gaveUpShuttingDown, resolveFlushTimeout, unsentSpans } from './flush-timeout.js';
 import type { RegisterOptions } from './options.js';
 import { buildResource } from './resource.js';
 import { checkRegisterOptions } from './check-options.js';
@@ -62,18 +63,6 @@ const STATE_KEY = Symbol.for('weft.register.handle');
 type GlobalState = { [STATE_KEY]?: WeftHandle };
 const state = globalThis as GlobalState;
 
-function exitFlushTimeout(value: number | undefined): number {
-  if (value === undefined) return 3000;
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new WeftConfigError(
-      'exitFlushTimeoutMillis',
-      undefined,
-      `weft: option \`exitFlushTimeoutMillis\` must be a positive integer, got ${typeof value === 'number' ? value : kindOf(value)}.`,
-    );
-  }
-  return value;
-}
-
 function safely(what: string, work: () => Promise<void>): Promise<void> {
   return work().catch((error: unknown) => {
     reportOnce(`${what}-failed`, `${what} failed: ${(error as Error)?.message ?? String(error)}`);
@@ -116,7 +105,7 @@ export function register(given?: RegisterOptions): WeftHandle {
     diag.setLogger(options.logger ?? new DiagConsoleLogger(), { logLevel: diagLevelFromEnv(), suppressOverrideMessage: true });
   }
 
-  exitFlushTimeout(options.exitFlushTimeoutMillis);
+  const flushTimeout = resolveFlushTimeout(options.exitFlushTimeoutMillis);
   const connection = resolveConnection(options);
   rememberSecret(connection.apiKey, true);
   const exporting = exportPipeline(connection, options);
@@ -168,8 +157,6 @@ export function register(given?: RegisterOptions): WeftHandle {
   };
 
   let lastFlushedAt = -1;
-  const flushTimeout = exitFlushTimeout(options.exitFlushTimeoutMillis);
-  const unsent = () => exporting.stats.spansEnded - exporting.stats.spansExported - exporting.stats.spansDropped;
   // Every flush, explicit or at exit, waits at most the flush timeout. Past it, weft lets go of the requests it
   // waited for: their sockets and retry timers no longer hold the process, and their spans, if they fail, wait
   // for the next attempt (or are counted as dropped when the process ends).
@@ -185,11 +172,7 @@ export function register(given?: RegisterOptions): WeftHandle {
     return finished;
   };
   const forceFlush = async () => {
-    if (await flushWithin(false)) return;
-    reportOnce(
-      'flush-timeout',
-      `gave up waiting for ${exporting.endpoint} after ${flushTimeout} ms; ${unsent()} span(s) not sent yet are kept for the next attempt.${exporting.hint}`,
-    );
+    if (!(await flushWithin(false))) reportFlushGivenUp(exporting, flushTimeout);
   };
   // Spans still waiting for a retry after the last attempt at exit (the service asked to wait longer, or failed
   // again) end with the process: say how many, once. They are counted as dropped when it does end.
@@ -208,7 +191,7 @@ export function register(given?: RegisterOptions): WeftHandle {
   const giveUp = () => {
     reportOnce(
       'exit-timeout',
-      `gave up sending spans to ${exporting.endpoint} at exit after ${flushTimeout} ms; ${unsent()} span(s) were not sent.${exporting.hint}`,
+      `gave up sending spans to ${exporting.endpoint} at exit after ${flushTimeout} ms; ${unsentSpans(exporting)} span(s) were not sent.${exporting.hint}`,
     );
   };
   // When the process ends, every span not yet exported (queued, held for a retry, in flight) is counted as dropped,
@@ -240,14 +223,7 @@ export function register(given?: RegisterOptions): WeftHandle {
           const finished = await settleWithin(provider.shutdown(), flushTimeout, (error) => {
             reportOnce('shutdown-failed', `shutdown failed: ${(error as Error)?.message ?? String(error)}`);
           });
-          if (!finished) {
-            const dropped = exporting.stats.spansDropped;
-            exporting.abandon();
-            reportOnce(
-              'shutdown-timeout',
-              `gave up sending spans to ${exporting.endpoint} at shutdown after ${flushTimeout} ms; ${exporting.stats.spansDropped - dropped} span(s) were not sent and are dropped.${exporting.hint}`,
-            );
-          }
+          if (!finished) gaveUpShuttingDown(exporting, flushTimeout);
         } finally {
           if (isGlobal) {
             trace.disable();

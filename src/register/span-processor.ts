@@ -10,6 +10,7 @@ import { rememberCredentialHeaders } from '../secrets.js';
 import { createExportStats, type ExportStats } from './export-stats.js';
 import type { BatchOptions, ExportOptions } from './options.js';
 import { createOtlpExporter } from './otlp-exporter.js';
+import { resolveFlushTimeout, withFlushTimeout } from './flush-timeout.js';
 import { ResilientExporter } from './resilient-exporter.js';
 
 /** The path of the trace service's OTLP ingestion, below its base URL. */
@@ -91,6 +92,9 @@ function exportHeaders(connection: Connection, extra: Record<string, string> = {
  * `BatchSpanProcessor`, and the OTLP/protobuf exporter to `{baseUrl}/otel/v1/traces`. `register()` uses it; add
  * it to your own provider when you already have one (NodeSDK, another vendor's setup).
  *
+ * Its `forceFlush()` and `shutdown()` wait at most `exitFlushTimeoutMillis` (3 s), as `register()`'s handle does:
+ * past it, a flush keeps the spans not sent for the next attempt, a shutdown counts them as dropped. Neither rejects.
+ *
  * Project routing also needs the resource attributes `wandb.entity` and `wandb.project`; `register()` sets them,
  * and {@link weftResourceAttributes} gives them for your own resource.
  *
@@ -98,7 +102,8 @@ function exportHeaders(connection: Connection, extra: Record<string, string> = {
  * const sdk = new NodeSDK({ spanProcessors: [weftSpanProcessor({ project: 'team/app' })] });
  */
 export function weftSpanProcessor(options: ExportOptions = {}): WeftSpanProcessor {
-  return exportPipeline(resolveConnection(options), options);
+  const flushTimeout = resolveFlushTimeout(options.exitFlushTimeoutMillis);
+  return withFlushTimeout(exportPipeline(resolveConnection(options), options), flushTimeout);
 }
 
 /** The export pipeline as `register()` uses it. */
@@ -125,7 +130,10 @@ export interface ExportPipeline extends WeftSpanProcessor {
   lastAttempt(mark: number): Promise<void>;
 }
 
-/** {@link weftSpanProcessor} for a connection already resolved (register() resolves it once for everything). */
+/**
+ * {@link weftSpanProcessor} for a connection already resolved (register() resolves it once for everything), with
+ * no flush timeout of its own: register() bounds the flushes of its whole provider.
+ */
 export function exportPipeline(connection: Connection, options: ExportOptions): ExportPipeline {
   const batch = resolveBatch(options.batch);
   const extraHeaders = checkHeaders(options.headers);
