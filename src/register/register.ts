@@ -84,7 +84,8 @@ function globalContextWorks(): boolean {
  * With no options and no environment, spans go to `weft dev` on this machine.
  *
  * A second call warns and returns the first handle. If another global tracer provider exists, weft does not
- * replace it: it warns, keeps its own provider non-global, and tells you to add {@link weftSpanProcessor} to yours.
+ * replace it: it warns, keeps its own provider non-global, and tells you how to add weft to yours instead
+ * ({@link weftSpanProcessor}, `WeftContextSpanProcessor` and `weftInstrumentations()`).
  *
  * @throws {WeftConfigError} when an option or environment variable is malformed (nothing is started then).
  * @example
@@ -121,7 +122,7 @@ export function register(given?: RegisterOptions): WeftHandle {
     if (!isNoopTracerProvider(trace.getTracerProvider())) {
       reportOnce(
         'foreign-provider',
-        'another global tracer provider is already registered; weft leaves it in place. Add weftSpanProcessor() to that provider to send its spans to the trace service.',
+        `another global tracer provider is already registered; weft leaves it in place and traces openai calls with a provider of its own, so that provider's spans do not reach the trace service. To send everything through it, give it WeftContextSpanProcessor and weftSpanProcessor() as span processors and weftInstrumentations() as instrumentations, instead of calling register() (README: "Already have a provider").`,
       );
     } else {
       const manager = new WeftContextManager().enable();
