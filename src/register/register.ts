@@ -1,4 +1,14 @@
-import { context, createContextKey, DiagConsoleLogger, diag, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import {
+  context,
+  createContextKey,
+  DiagConsoleLogger,
+  DiagLogLevel,
+  diag,
+  propagation,
+  ROOT_CONTEXT,
+  type TextMapPropagator,
+  trace,
+} from '@opentelemetry/api';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { type Instrumentation, registerInstrumentations } from '@opentelemetry/instrumentation';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
@@ -12,7 +22,7 @@ import { setWeftTracerProvider } from '../tracing/tracer.js';
 import { resolveConnection } from '../config/index.js';
 import { diagLevelFromEnv, reportOnce } from '../diagnostics.js';
 import { rememberSecret } from '../secrets.js';
-import type { ExportStats } from './export-stats.js';
+import { createExportStats, type ExportStats } from './export-stats.js';
 import { installExitHooks } from './exit-hooks.js';
 import { settleWithin } from './settle-within.js';
 import { reportFlushGivenUp, gaveUpShuttingDown, resolveFlushTimeout, unsentSpans } from './flush-timeout.js';
@@ -69,6 +79,64 @@ function safely(what: string, work: () => Promise<void>): Promise<void> {
   });
 }
 
+/** Whether OTel's standard `OTEL_SDK_DISABLED` is `true` (in any case), which turns the SDK, and weft, off. */
+function sdkDisabled(env: Record<string, string | undefined> = process.env): boolean {
+  return env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true';
+}
+
+/**
+ * What register() returns under `OTEL_SDK_DISABLED=true`: it set up nothing (no global provider, no patching, no
+ * exit hooks), and says so at info level. The provider is a bare one whose spans go nowhere; the counters stay zero.
+ */
+function disabledHandle(options: RegisterOptions): WeftHandle {
+  const message = 'weft: tracing is off (OTEL_SDK_DISABLED=true): register() set up nothing.';
+  if (options.logger === false) diag.info(message);
+  else if (diagLevelFromEnv() >= DiagLogLevel.INFO) (options.logger ?? new DiagConsoleLogger()).info(message);
+  const handle: WeftHandle = {
+    tracerProvider: new BasicTracerProvider(),
+    isGlobal: false,
+    endpoint: '',
+    project: '',
+    stats: createExportStats(),
+    droppedSpans: 0,
+    instrumentations: [],
+    forceFlush: async () => {},
+    shutdown: async () => {
+      if (state[STATE_KEY] === handle) delete state[STATE_KEY];
+    },
+    disableInstrumentations: () => {},
+  };
+  return handle;
+}
+
+/**
+ * The global propagators, as OTel's `OTEL_PROPAGATORS` names them (default `tracecontext,baggage`; `none` for none),
+ * of those weft has: the others (b3, jaeger, ...) need packages of their own, and the app sets them itself.
+ */
+function propagatorsFromEnvironment(env: Record<string, string | undefined> = process.env): TextMapPropagator[] {
+  const names = new Set(
+    (env.OTEL_PROPAGATORS?.trim() || 'tracecontext,baggage')
+      .split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean),
+  );
+  if (names.has('none')) return [];
+  const propagators: TextMapPropagator[] = [];
+  const others: string[] = [];
+  for (const name of names) {
+    if (name === 'tracecontext') propagators.push(new W3CTraceContextPropagator());
+    else if (name === 'baggage') propagators.push(new W3CBaggagePropagator());
+    else others.push(name);
+  }
+  if (others.length > 0) {
+    reportOnce(
+      'otel-propagators',
+      `OTEL_PROPAGATORS names ${others.join(', ')}, which weft does not install (it has tracecontext and baggage); set them with propagation.setGlobalPropagator() after register().`,
+    );
+  }
+  return propagators;
+}
+
 const PROBE_KEY = createContextKey('weft.register.probe');
 
 /** Whether a context manager is registered globally: a value set with `context.with` is then active inside. */
@@ -87,6 +155,8 @@ function globalContextWorks(): boolean {
  * replace it: it warns, keeps its own provider non-global, and tells you how to add weft to yours instead
  * ({@link weftSpanProcessor}, `WeftContextSpanProcessor` and `weftInstrumentations()`).
  *
+ * With `OTEL_SDK_DISABLED=true` it sets up nothing and returns a handle whose methods do nothing.
+ *
  * @throws {WeftConfigError} when an option or environment variable is malformed (nothing is started then).
  * @example
  * import { register } from 'weft';
@@ -102,6 +172,12 @@ export function register(given?: RegisterOptions): WeftHandle {
   }
   // Validate everything before anything global changes, the logger included.
   const options = checkRegisterOptions(given);
+  if (sdkDisabled()) {
+    // OTel's switch for the whole SDK: nothing else is read (the connection may not be configured where it is set).
+    const handle = disabledHandle(options);
+    state[STATE_KEY] = handle;
+    return handle;
+  }
   if (options.logger !== false) {
     diag.setLogger(options.logger ?? new DiagConsoleLogger(), { logLevel: diagLevelFromEnv(), suppressOverrideMessage: true });
   }
@@ -128,9 +204,8 @@ export function register(given?: RegisterOptions): WeftHandle {
       const manager = new WeftContextManager().enable();
       context.setGlobalContextManager(manager);
       setGlobalWeftContextManager(manager);
-      propagation.setGlobalPropagator(
-        new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
-      );
+      const propagators = propagatorsFromEnvironment();
+      if (propagators.length > 0) propagation.setGlobalPropagator(new CompositePropagator({ propagators }));
       trace.setGlobalTracerProvider(provider);
       isGlobal = true;
     }

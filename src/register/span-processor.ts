@@ -37,16 +37,40 @@ function positiveInt(value: number | undefined, fallback: number, option: string
   return value;
 }
 
-function resolveBatch(batch: BatchOptions = {}) {
+/**
+ * A batch setting's default from OTel's standard variable (`OTEL_BSP_*`), when it is set, else weft's own. A blank
+ * value counts as unset; any other that is not a positive integer is refused, naming the variable.
+ */
+function fromEnvironment(envVar: string, fallback: number, option: string, env: Record<string, string | undefined>): number {
+  const raw = env[envVar]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) <= 0 || !Number.isSafeInteger(Number(raw))) {
+    throw new WeftConfigError(
+      option,
+      envVar,
+      `weft: option \`${option}\` (env ${envVar}) must be a positive integer, got ${JSON.stringify(raw.slice(0, 40))}.`,
+    );
+  }
+  return Number(raw);
+}
+
+function resolveBatch(batch: BatchOptions = {}, env: Record<string, string | undefined> = process.env) {
   if (batch === null || typeof batch !== 'object' || Array.isArray(batch)) {
     throw new WeftConfigError('batch', undefined, `weft: option \`batch\` must be an object of batch settings, got ${kindOf(batch)}.`);
   }
+  // Each option wins over its variable, which wins over weft's default (lower than OTel's: spans of an LLM app are
+  // few and large, and a developer wants to see them within a second).
+  const setting = (option: keyof BatchOptions, envVar: string | undefined, fallback: number) => {
+    const name = `batch.${option}`;
+    if (batch[option] !== undefined || envVar === undefined) return positiveInt(batch[option], fallback, name);
+    return fromEnvironment(envVar, fallback, name, env);
+  };
   return {
-    maxQueueSize: positiveInt(batch.maxQueueSize, 2048, 'batch.maxQueueSize'),
-    maxExportBatchSize: positiveInt(batch.maxExportBatchSize, 512, 'batch.maxExportBatchSize'),
-    scheduledDelayMillis: positiveInt(batch.scheduledDelayMillis, 1000, 'batch.scheduledDelayMillis'),
-    exportTimeoutMillis: positiveInt(batch.exportTimeoutMillis, 10_000, 'batch.exportTimeoutMillis'),
-    maxRetrySpans: positiveInt(batch.maxRetrySpans, 2048, 'batch.maxRetrySpans'),
+    maxQueueSize: setting('maxQueueSize', 'OTEL_BSP_MAX_QUEUE_SIZE', 2048),
+    maxExportBatchSize: setting('maxExportBatchSize', 'OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 512),
+    scheduledDelayMillis: setting('scheduledDelayMillis', 'OTEL_BSP_SCHEDULE_DELAY', 1000),
+    exportTimeoutMillis: setting('exportTimeoutMillis', 'OTEL_BSP_EXPORT_TIMEOUT', 10_000),
+    maxRetrySpans: setting('maxRetrySpans', undefined, 2048),
   };
 }
 
