@@ -3,15 +3,21 @@ import type { Instrumentation } from '@opentelemetry/instrumentation';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { ConnectionOptions } from '../config/index.js';
 
-/** Batching of the export pipeline. Defaults suit an LLM app: few, large spans, exported within a second. */
+/**
+ * Batching of the export pipeline. Defaults suit an LLM app: few, large spans, exported within a second. A setting
+ * not given falls back to OTel's standard variable when it is set (`OTEL_BSP_*`), then to weft's default.
+ */
 export interface BatchOptions {
-  /** Most spans held in memory while waiting for export; past it, new spans are dropped and counted. Default 2048. */
+  /**
+   * Most spans held in memory while waiting for export; past it, new spans are dropped and counted.
+   * Env: `OTEL_BSP_MAX_QUEUE_SIZE`. Default 2048.
+   */
   maxQueueSize?: number;
-  /** Most spans in one export request. Default 512. */
+  /** Most spans in one export request. Env: `OTEL_BSP_MAX_EXPORT_BATCH_SIZE`. Default 512. */
   maxExportBatchSize?: number;
-  /** How long a span may wait before its batch is sent, in ms. Default 1000. */
+  /** How long a span may wait before its batch is sent, in ms. Env: `OTEL_BSP_SCHEDULE_DELAY`. Default 1000. */
   scheduledDelayMillis?: number;
-  /** How long one export request may take, in ms. Default 10000. */
+  /** How long one export request may take, in ms. Env: `OTEL_BSP_EXPORT_TIMEOUT`. Default 10000. */
   exportTimeoutMillis?: number;
   /** Most spans kept for another attempt after an export failed for a passing reason. Default 2048. */
   maxRetrySpans?: number;
@@ -25,6 +31,12 @@ export interface ExportOptions extends ConnectionOptions {
   batch?: BatchOptions;
   /** Compress export bodies with gzip. Default false, until the trace service is known to accept it. */
   compression?: 'gzip' | 'none';
+  /**
+   * Longest wait of a flush, in ms: of `forceFlush()` and `shutdown()`, and with `register()` at exit. A positive
+   * integer. Default 3000. Past it weft stops waiting and lets go of its requests: `forceFlush()` keeps the spans not
+   * sent for the next attempt, `shutdown()` and the end of the process count them as dropped.
+   */
+  exitFlushTimeoutMillis?: number;
 }
 
 /**
@@ -55,12 +67,6 @@ export interface RegisterOptions extends ExportOptions {
    * Default true. Exit codes and signals are unchanged.
    */
   flushOnExit?: boolean;
-  /**
-   * Longest wait of a flush, in ms: at exit, and of `forceFlush()` and `shutdown()`. A positive integer. Default 3000.
-   * Past it weft stops waiting and lets go of its requests: `forceFlush()` keeps the spans not sent for the next
-   * attempt, `shutdown()` and the end of the process count them as dropped.
-   */
-  exitFlushTimeoutMillis?: number;
   /**
    * Where weft and OTel report problems (OTel's diagnostic logger), at the level of `WEFT_LOG_LEVEL`, else
    * `OTEL_LOG_LEVEL`, else warn. Default: the console. Pass `false` to keep a logger you set with `diag.setLogger`.

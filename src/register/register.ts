@@ -1,4 +1,14 @@
-import { context, createContextKey, DiagConsoleLogger, diag, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import {
+  context,
+  createContextKey,
+  DiagConsoleLogger,
+  DiagLogLevel,
+  diag,
+  propagation,
+  ROOT_CONTEXT,
+  type TextMapPropagator,
+  trace,
+} from '@opentelemetry/api';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { type Instrumentation, registerInstrumentations } from '@opentelemetry/instrumentation';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
@@ -9,12 +19,13 @@ import { setGlobalWeftContextManager, setWeftContextManager } from '../tracing/a
 import { WeftContextManager } from '../tracing/context-manager.js';
 import { isNoopTracerProvider } from '../tracing/noop-provider.js';
 import { setWeftTracerProvider } from '../tracing/tracer.js';
-import { kindOf, resolveConnection, WeftConfigError } from '../config/index.js';
+import { resolveConnection } from '../config/index.js';
 import { diagLevelFromEnv, reportOnce } from '../diagnostics.js';
 import { rememberSecret } from '../secrets.js';
-import type { ExportStats } from './export-stats.js';
+import { createExportStats, type ExportStats } from './export-stats.js';
 import { installExitHooks } from './exit-hooks.js';
 import { settleWithin } from './settle-within.js';
+import { reportFlushGivenUp, gaveUpShuttingDown, resolveFlushTimeout, unsentSpans } from './flush-timeout.js';
 import type { RegisterOptions } from './options.js';
 import { buildResource } from './resource.js';
 import { checkRegisterOptions } from './check-options.js';
@@ -62,22 +73,68 @@ const STATE_KEY = Symbol.for('weft.register.handle');
 type GlobalState = { [STATE_KEY]?: WeftHandle };
 const state = globalThis as GlobalState;
 
-function exitFlushTimeout(value: number | undefined): number {
-  if (value === undefined) return 3000;
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new WeftConfigError(
-      'exitFlushTimeoutMillis',
-      undefined,
-      `weft: option \`exitFlushTimeoutMillis\` must be a positive integer, got ${typeof value === 'number' ? value : kindOf(value)}.`,
-    );
-  }
-  return value;
-}
-
 function safely(what: string, work: () => Promise<void>): Promise<void> {
   return work().catch((error: unknown) => {
     reportOnce(`${what}-failed`, `${what} failed: ${(error as Error)?.message ?? String(error)}`);
   });
+}
+
+/** Whether OTel's standard `OTEL_SDK_DISABLED` is `true` (in any case), which turns the SDK, and weft, off. */
+function sdkDisabled(env: Record<string, string | undefined> = process.env): boolean {
+  return env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true';
+}
+
+/**
+ * What register() returns under `OTEL_SDK_DISABLED=true`: it set up nothing (no global provider, no patching, no
+ * exit hooks), and says so at info level. The provider is a bare one whose spans go nowhere; the counters stay zero.
+ */
+function disabledHandle(options: RegisterOptions): WeftHandle {
+  const message = 'weft: tracing is off (OTEL_SDK_DISABLED=true): register() set up nothing.';
+  if (options.logger === false) diag.info(message);
+  else if (diagLevelFromEnv() >= DiagLogLevel.INFO) (options.logger ?? new DiagConsoleLogger()).info(message);
+  const handle: WeftHandle = {
+    tracerProvider: new BasicTracerProvider(),
+    isGlobal: false,
+    endpoint: '',
+    project: '',
+    stats: createExportStats(),
+    droppedSpans: 0,
+    instrumentations: [],
+    forceFlush: async () => {},
+    shutdown: async () => {
+      if (state[STATE_KEY] === handle) delete state[STATE_KEY];
+    },
+    disableInstrumentations: () => {},
+  };
+  return handle;
+}
+
+/**
+ * The global propagators, as OTel's `OTEL_PROPAGATORS` names them (default `tracecontext,baggage`; `none` for none),
+ * of those weft has: the others (b3, jaeger, ...) need packages of their own, and the app sets them itself.
+ */
+function propagatorsFromEnvironment(env: Record<string, string | undefined> = process.env): TextMapPropagator[] {
+  const names = new Set(
+    (env.OTEL_PROPAGATORS?.trim() || 'tracecontext,baggage')
+      .split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean),
+  );
+  if (names.has('none')) return [];
+  const propagators: TextMapPropagator[] = [];
+  const others: string[] = [];
+  for (const name of names) {
+    if (name === 'tracecontext') propagators.push(new W3CTraceContextPropagator());
+    else if (name === 'baggage') propagators.push(new W3CBaggagePropagator());
+    else others.push(name);
+  }
+  if (others.length > 0) {
+    reportOnce(
+      'otel-propagators',
+      `OTEL_PROPAGATORS names ${others.join(', ')}, which weft does not install (it has tracecontext and baggage); set them with propagation.setGlobalPropagator() after register().`,
+    );
+  }
+  return propagators;
 }
 
 const PROBE_KEY = createContextKey('weft.register.probe');
@@ -95,7 +152,10 @@ function globalContextWorks(): boolean {
  * With no options and no environment, spans go to `weft dev` on this machine.
  *
  * A second call warns and returns the first handle. If another global tracer provider exists, weft does not
- * replace it: it warns, keeps its own provider non-global, and tells you to add {@link weftSpanProcessor} to yours.
+ * replace it: it warns, keeps its own provider non-global, and tells you how to add weft to yours instead
+ * ({@link weftSpanProcessor}, `WeftContextSpanProcessor` and `weftInstrumentations()`).
+ *
+ * With `OTEL_SDK_DISABLED=true` it sets up nothing and returns a handle whose methods do nothing.
  *
  * @throws {WeftConfigError} when an option or environment variable is malformed (nothing is started then).
  * @example
@@ -112,11 +172,17 @@ export function register(given?: RegisterOptions): WeftHandle {
   }
   // Validate everything before anything global changes, the logger included.
   const options = checkRegisterOptions(given);
+  if (sdkDisabled()) {
+    // OTel's switch for the whole SDK: nothing else is read (the connection may not be configured where it is set).
+    const handle = disabledHandle(options);
+    state[STATE_KEY] = handle;
+    return handle;
+  }
   if (options.logger !== false) {
     diag.setLogger(options.logger ?? new DiagConsoleLogger(), { logLevel: diagLevelFromEnv(), suppressOverrideMessage: true });
   }
 
-  exitFlushTimeout(options.exitFlushTimeoutMillis);
+  const flushTimeout = resolveFlushTimeout(options.exitFlushTimeoutMillis);
   const connection = resolveConnection(options);
   rememberSecret(connection.apiKey, true);
   const exporting = exportPipeline(connection, options);
@@ -132,15 +198,14 @@ export function register(given?: RegisterOptions): WeftHandle {
     if (!isNoopTracerProvider(trace.getTracerProvider())) {
       reportOnce(
         'foreign-provider',
-        'another global tracer provider is already registered; weft leaves it in place. Add weftSpanProcessor() to that provider to send its spans to the trace service.',
+        `another global tracer provider is already registered; weft leaves it in place and traces openai calls with a provider of its own, so that provider's spans do not reach the trace service. To send everything through it, give it WeftContextSpanProcessor and weftSpanProcessor() as span processors and weftInstrumentations() as instrumentations, instead of calling register() (README: "Already have a provider").`,
       );
     } else {
       const manager = new WeftContextManager().enable();
       context.setGlobalContextManager(manager);
       setGlobalWeftContextManager(manager);
-      propagation.setGlobalPropagator(
-        new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
-      );
+      const propagators = propagatorsFromEnvironment();
+      if (propagators.length > 0) propagation.setGlobalPropagator(new CompositePropagator({ propagators }));
       trace.setGlobalTracerProvider(provider);
       isGlobal = true;
     }
@@ -168,8 +233,6 @@ export function register(given?: RegisterOptions): WeftHandle {
   };
 
   let lastFlushedAt = -1;
-  const flushTimeout = exitFlushTimeout(options.exitFlushTimeoutMillis);
-  const unsent = () => exporting.stats.spansEnded - exporting.stats.spansExported - exporting.stats.spansDropped;
   // Every flush, explicit or at exit, waits at most the flush timeout. Past it, weft lets go of the requests it
   // waited for: their sockets and retry timers no longer hold the process, and their spans, if they fail, wait
   // for the next attempt (or are counted as dropped when the process ends).
@@ -185,11 +248,7 @@ export function register(given?: RegisterOptions): WeftHandle {
     return finished;
   };
   const forceFlush = async () => {
-    if (await flushWithin(false)) return;
-    reportOnce(
-      'flush-timeout',
-      `gave up waiting for ${exporting.endpoint} after ${flushTimeout} ms; ${unsent()} span(s) not sent yet are kept for the next attempt.${exporting.hint}`,
-    );
+    if (!(await flushWithin(false))) reportFlushGivenUp(exporting, flushTimeout);
   };
   // Spans still waiting for a retry after the last attempt at exit (the service asked to wait longer, or failed
   // again) end with the process: say how many, once. They are counted as dropped when it does end.
@@ -208,7 +267,7 @@ export function register(given?: RegisterOptions): WeftHandle {
   const giveUp = () => {
     reportOnce(
       'exit-timeout',
-      `gave up sending spans to ${exporting.endpoint} at exit after ${flushTimeout} ms; ${unsent()} span(s) were not sent.${exporting.hint}`,
+      `gave up sending spans to ${exporting.endpoint} at exit after ${flushTimeout} ms; ${unsentSpans(exporting)} span(s) were not sent.${exporting.hint}`,
     );
   };
   // When the process ends, every span not yet exported (queued, held for a retry, in flight) is counted as dropped,
@@ -240,14 +299,7 @@ export function register(given?: RegisterOptions): WeftHandle {
           const finished = await settleWithin(provider.shutdown(), flushTimeout, (error) => {
             reportOnce('shutdown-failed', `shutdown failed: ${(error as Error)?.message ?? String(error)}`);
           });
-          if (!finished) {
-            const dropped = exporting.stats.spansDropped;
-            exporting.abandon();
-            reportOnce(
-              'shutdown-timeout',
-              `gave up sending spans to ${exporting.endpoint} at shutdown after ${flushTimeout} ms; ${exporting.stats.spansDropped - dropped} span(s) were not sent and are dropped.${exporting.hint}`,
-            );
-          }
+          if (!finished) gaveUpShuttingDown(exporting, flushTimeout);
         } finally {
           if (isGlobal) {
             trace.disable();

@@ -10,6 +10,7 @@ import { rememberCredentialHeaders } from '../secrets.js';
 import { createExportStats, type ExportStats } from './export-stats.js';
 import type { BatchOptions, ExportOptions } from './options.js';
 import { createOtlpExporter } from './otlp-exporter.js';
+import { resolveFlushTimeout, withFlushTimeout } from './flush-timeout.js';
 import { ResilientExporter } from './resilient-exporter.js';
 
 /** The path of the trace service's OTLP ingestion, below its base URL. */
@@ -36,16 +37,40 @@ function positiveInt(value: number | undefined, fallback: number, option: string
   return value;
 }
 
-function resolveBatch(batch: BatchOptions = {}) {
+/**
+ * A batch setting's default from OTel's standard variable (`OTEL_BSP_*`), when it is set, else weft's own. A blank
+ * value counts as unset; any other that is not a positive integer is refused, naming the variable.
+ */
+function fromEnvironment(envVar: string, fallback: number, option: string, env: Record<string, string | undefined>): number {
+  const raw = env[envVar]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) <= 0 || !Number.isSafeInteger(Number(raw))) {
+    throw new WeftConfigError(
+      option,
+      envVar,
+      `weft: option \`${option}\` (env ${envVar}) must be a positive integer, got ${JSON.stringify(raw.slice(0, 40))}.`,
+    );
+  }
+  return Number(raw);
+}
+
+function resolveBatch(batch: BatchOptions = {}, env: Record<string, string | undefined> = process.env) {
   if (batch === null || typeof batch !== 'object' || Array.isArray(batch)) {
     throw new WeftConfigError('batch', undefined, `weft: option \`batch\` must be an object of batch settings, got ${kindOf(batch)}.`);
   }
+  // Each option wins over its variable, which wins over weft's default (lower than OTel's: spans of an LLM app are
+  // few and large, and a developer wants to see them within a second).
+  const setting = (option: keyof BatchOptions, envVar: string | undefined, fallback: number) => {
+    const name = `batch.${option}`;
+    if (batch[option] !== undefined || envVar === undefined) return positiveInt(batch[option], fallback, name);
+    return fromEnvironment(envVar, fallback, name, env);
+  };
   return {
-    maxQueueSize: positiveInt(batch.maxQueueSize, 2048, 'batch.maxQueueSize'),
-    maxExportBatchSize: positiveInt(batch.maxExportBatchSize, 512, 'batch.maxExportBatchSize'),
-    scheduledDelayMillis: positiveInt(batch.scheduledDelayMillis, 1000, 'batch.scheduledDelayMillis'),
-    exportTimeoutMillis: positiveInt(batch.exportTimeoutMillis, 10_000, 'batch.exportTimeoutMillis'),
-    maxRetrySpans: positiveInt(batch.maxRetrySpans, 2048, 'batch.maxRetrySpans'),
+    maxQueueSize: setting('maxQueueSize', 'OTEL_BSP_MAX_QUEUE_SIZE', 2048),
+    maxExportBatchSize: setting('maxExportBatchSize', 'OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 512),
+    scheduledDelayMillis: setting('scheduledDelayMillis', 'OTEL_BSP_SCHEDULE_DELAY', 1000),
+    exportTimeoutMillis: setting('exportTimeoutMillis', 'OTEL_BSP_EXPORT_TIMEOUT', 10_000),
+    maxRetrySpans: setting('maxRetrySpans', undefined, 2048),
   };
 }
 
@@ -91,6 +116,9 @@ function exportHeaders(connection: Connection, extra: Record<string, string> = {
  * `BatchSpanProcessor`, and the OTLP/protobuf exporter to `{baseUrl}/otel/v1/traces`. `register()` uses it; add
  * it to your own provider when you already have one (NodeSDK, another vendor's setup).
  *
+ * Its `forceFlush()` and `shutdown()` wait at most `exitFlushTimeoutMillis` (3 s), as `register()`'s handle does:
+ * past it, a flush keeps the spans not sent for the next attempt, a shutdown counts them as dropped. Neither rejects.
+ *
  * Project routing also needs the resource attributes `wandb.entity` and `wandb.project`; `register()` sets them,
  * and {@link weftResourceAttributes} gives them for your own resource.
  *
@@ -98,7 +126,8 @@ function exportHeaders(connection: Connection, extra: Record<string, string> = {
  * const sdk = new NodeSDK({ spanProcessors: [weftSpanProcessor({ project: 'team/app' })] });
  */
 export function weftSpanProcessor(options: ExportOptions = {}): WeftSpanProcessor {
-  return exportPipeline(resolveConnection(options), options);
+  const flushTimeout = resolveFlushTimeout(options.exitFlushTimeoutMillis);
+  return withFlushTimeout(exportPipeline(resolveConnection(options), options), flushTimeout);
 }
 
 /** The export pipeline as `register()` uses it. */
@@ -125,7 +154,10 @@ export interface ExportPipeline extends WeftSpanProcessor {
   lastAttempt(mark: number): Promise<void>;
 }
 
-/** {@link weftSpanProcessor} for a connection already resolved (register() resolves it once for everything). */
+/**
+ * {@link weftSpanProcessor} for a connection already resolved (register() resolves it once for everything), with
+ * no flush timeout of its own: register() bounds the flushes of its whole provider.
+ */
 export function exportPipeline(connection: Connection, options: ExportOptions): ExportPipeline {
   const batch = resolveBatch(options.batch);
   const extraHeaders = checkHeaders(options.headers);

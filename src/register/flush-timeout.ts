@@ -1,0 +1,80 @@
+import { kindOf, WeftConfigError } from '../config/index.js';
+import { reportOnce } from '../diagnostics.js';
+import { settleWithin } from './settle-within.js';
+import type { ExportPipeline, WeftSpanProcessor } from './span-processor.js';
+
+/** The default of `exitFlushTimeoutMillis`: the longest wait of a flush, in ms. */
+export const DEFAULT_FLUSH_TIMEOUT_MILLIS = 3000;
+
+/** The `exitFlushTimeoutMillis` option, checked; {@link DEFAULT_FLUSH_TIMEOUT_MILLIS} when not given. */
+export function resolveFlushTimeout(value: unknown): number {
+  if (value === undefined) return DEFAULT_FLUSH_TIMEOUT_MILLIS;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
+    throw new WeftConfigError(
+      'exitFlushTimeoutMillis',
+      undefined,
+      `weft: option \`exitFlushTimeoutMillis\` must be a positive integer, got ${typeof value === 'number' ? value : kindOf(value)}.`,
+    );
+  }
+  return value;
+}
+
+/** How many of the pipeline's spans are neither exported nor dropped yet. */
+export function unsentSpans(pipeline: ExportPipeline): number {
+  const { stats } = pipeline;
+  return stats.spansEnded - stats.spansExported - stats.spansDropped;
+}
+
+/** Says that a flush did not finish in time (its connections released): the spans not sent wait for later. */
+export function reportFlushGivenUp(pipeline: ExportPipeline, flushTimeout: number): void {
+  reportOnce(
+    'flush-timeout',
+    `gave up waiting for ${pipeline.endpoint} after ${flushTimeout} ms; ${unsentSpans(pipeline)} span(s) not sent yet are kept for the next attempt.${pipeline.hint}`,
+  );
+}
+
+/** After a shutdown that did not finish in time: every span not yet exported is dropped, the connections closed. */
+export function gaveUpShuttingDown(pipeline: ExportPipeline, flushTimeout: number): void {
+  const dropped = pipeline.stats.spansDropped;
+  pipeline.abandon();
+  reportOnce(
+    'shutdown-timeout',
+    `gave up sending spans to ${pipeline.endpoint} at shutdown after ${flushTimeout} ms; ${pipeline.stats.spansDropped - dropped} span(s) were not sent and are dropped.${pipeline.hint}`,
+  );
+}
+
+/**
+ * The pipeline as a span processor whose `forceFlush()` and `shutdown()` wait at most `flushTimeout`, as
+ * `register()`'s handle does: past it, a flush keeps the spans not sent for the next attempt and a shutdown counts
+ * them as dropped, and either lets go of its requests, so that a service that hangs or is down does not hold the
+ * app's own provider (NodeSDK's `shutdown()`, say). Neither rejects. `register()` bounds its whole provider instead.
+ */
+export function withFlushTimeout(pipeline: ExportPipeline, flushTimeout: number): WeftSpanProcessor {
+  let stopping: Promise<void> | undefined;
+  return {
+    stats: pipeline.stats,
+    endpoint: pipeline.endpoint,
+    project: pipeline.project,
+    hint: pipeline.hint,
+    onStart: (span, parent) => pipeline.onStart(span, parent),
+    onEnd: (span) => pipeline.onEnd(span),
+    forceFlush: async () => {
+      const finished = await settleWithin(pipeline.forceFlush(), flushTimeout, (error) => {
+        reportOnce('flush-failed', `flush failed: ${(error as Error)?.message ?? String(error)}`);
+      });
+      if (finished) return;
+      // Its requests no longer hold the process; their spans, if they fail, wait for the next attempt.
+      pipeline.releaseConnections();
+      reportFlushGivenUp(pipeline, flushTimeout);
+    },
+    shutdown: () => {
+      stopping ??= (async () => {
+        const finished = await settleWithin(pipeline.shutdown(), flushTimeout, (error) => {
+          reportOnce('shutdown-failed', `shutdown failed: ${(error as Error)?.message ?? String(error)}`);
+        });
+        if (!finished) gaveUpShuttingDown(pipeline, flushTimeout);
+      })();
+      return stopping;
+    },
+  };
+}

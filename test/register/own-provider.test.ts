@@ -1,0 +1,59 @@
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runNode } from '../helpers/child.js';
+import { HELLO, type OpenAIServer, startOpenAIServer } from '../helpers/openai-server.js';
+import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
+
+// The README's recipe for an app that has its own OpenTelemetry setup (NodeSDK): weft's span processors and
+// instrumentations on the app's provider, no register(). Followed as written, an openai call is traced, under
+// the app's own span, in CommonJS and in an ES-module app (with OTel's loader hook, or openai patched by hand).
+
+const fixture = (name: string) => fileURLToPath(new URL(`fixtures/${name}`, import.meta.url));
+
+let receiver: OtlpReceiver;
+let server: OpenAIServer;
+beforeEach(async () => {
+  receiver = await startOtlpReceiver();
+  server = await startOpenAIServer(HELLO);
+});
+afterEach(async () => {
+  await server.close();
+  await receiver.close();
+});
+
+async function runApp(app: string, env: Record<string, string> = {}) {
+  const result = await runNode(['--import', fixture('own-provider-telemetry.mjs'), fixture(app)], {
+    WEFT_BASE_URL: receiver.url,
+    OPENAI_BASE_URL: server.baseURL,
+    OPENAI_API_KEY: 'sk-own-provider',
+    ...env,
+  });
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  const spans = receiver.spans();
+  const app_ = spans.find((s) => s.name === 'handle-request');
+  const chat = spans.find((s) => s.name === 'chat own-provider');
+  return { spans, app: app_, chat };
+}
+
+describe("weft in an app's own OpenTelemetry setup, as the README has it", () => {
+  it('traces an openai call of a CommonJS app under the app’s span', async () => {
+    const { app, chat } = await runApp('own-provider-app.cjs');
+    expect(app).toBeDefined();
+    expect(chat, 'no chat span reached the trace service').toBeDefined();
+    expect(chat?.parentSpanId).toBe(app?.spanId);
+    expect(chat?.traceId).toBe(app?.traceId);
+  });
+
+  it('traces an openai call of an ES-module app when OTel’s loader hook is registered first', async () => {
+    const { app, chat } = await runApp('own-provider-app.mjs', { OTEL_HOOK: '1' });
+    expect(chat, 'no chat span reached the trace service').toBeDefined();
+    expect(chat?.parentSpanId).toBe(app?.spanId);
+  });
+
+  it('traces an openai call of an ES-module app that patches openai by hand', async () => {
+    const { app, chat } = await runApp('own-provider-app.mjs', { MANUAL: '1' });
+    expect(chat, 'no chat span reached the trace service').toBeDefined();
+    expect(chat?.parentSpanId).toBe(app?.spanId);
+  });
+});
