@@ -10,13 +10,13 @@ import type { HealthResponse, SystemCheckResponse } from './types/health.js';
 /** Options of a chat call to the training service. */
 export interface TrainingChatRequestOptions extends ChatRequestOptions {
   /** Send to `/chat/completions/` (the service serves both paths) instead of `/chat/completions`. */
-  trailingSlash?: boolean;
+  trailingSlash?: boolean | undefined;
 }
 
 /** Options of {@link TrainingClient}. */
 export interface TrainingClientOptions {
   /** How chat calls are traced, as for the inference client; `false` for no spans. */
-  tracing?: ChatTracingOption;
+  tracing?: ChatTracingOption | undefined;
 }
 
 /** The result of `systemCheck()`: whether every check passed, and what each reported. */
