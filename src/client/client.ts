@@ -18,26 +18,26 @@ import { LazyAgent } from './core/undici.js';
 /** Options of {@link Client}. Each service address falls back to its environment variable, then to `weft dev`. */
 export interface ClientOptions extends ConnectionOptions {
   /** Inference service address, ending in `/v1`. Env: `WEFT_INFERENCE_BASE_URL`. Default: `http://127.0.0.1:4780/v1`. */
-  inferenceBaseUrl?: string;
+  inferenceBaseUrl?: string | undefined;
   /** Training service address, ending in `/v1`. Env: `WEFT_TRAINING_BASE_URL`. Default: `http://127.0.0.1:4780/v1`. */
-  trainingBaseUrl?: string;
+  trainingBaseUrl?: string | undefined;
   /** Per-attempt timeout in milliseconds (wait for headers, then silence mid-body). Default 60 000. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Retries of a failed idempotent request. Default 2. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Backoff between retries. */
-  backoff?: BackoffOptions;
+  backoff?: BackoffOptions | undefined;
   /** Headers sent to every service. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Name of the inference service's project header. Default `Compat-Project`. */
-  inferenceProjectHeader?: string;
+  inferenceProjectHeader?: string | undefined;
   /** Called before each retry, e.g. to log it; never receives headers. */
-  onRetry?: (event: RetryEvent) => void;
+  onRetry?: ((event: RetryEvent) => void) | undefined;
   /**
    * How the chat calls of `inference` and `training` are traced: `false` for not at all, or the options of
    * the `openai` instrumentation. Default: traced, options from the environment.
    */
-  tracing?: ChatTracingOption;
+  tracing?: ChatTracingOption | undefined;
 }
 
 /**

@@ -35,32 +35,32 @@ import { DevWriter } from './writer.js';
 /** Options of {@link startDevService}. */
 export interface DevServiceOptions {
   /** Port to listen on; `0` picks a free one. Default 4780 (`DEFAULT_DEV_PORT`, the embedded default). */
-  port?: number;
+  port?: number | undefined;
   /** Interface to listen on. Default `127.0.0.1`. */
-  host?: string;
+  host?: string | undefined;
   /** When set, every request (except health and version) must carry `Authorization: Bearer <apiKey>`. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /**
    * Append-only JSONL file that keeps the trace data and the training state (models, checkpoints, jobs and
    * their events) across restarts; replayed on start. A job left queued or running by the previous run is
    * failed on start with a `training_failed` event. Default: memory only.
    */
-  dataFile?: string;
+  dataFile?: string | undefined;
   /** How many traces to keep; the oldest are evicted past it (and the log says so). Default 10 000. */
-  maxTraces?: number;
+  maxTraces?: number | undefined;
   /**
    * How many records of each kind to keep (feedback; costs; annotation queues; their items; evaluation runs;
    * predictions; scores), across projects; past it the oldest of that kind are evicted, as traces are past
    * `maxTraces`, and the log says so. Objects, tables, files and object aliases and tags are kept until
    * deleted. Default 100 000.
    */
-  maxRecords?: number;
+  maxRecords?: number | undefined;
   /** Where operator messages go (evictions, replay); `false` for silence. Default: stderr. */
-  log?: ((line: string) => void) | false;
+  log?: ((line: string) => void) | false | undefined;
   /** Milliseconds between a training job's events. Default 300, so a job ends in about two seconds. */
-  trainingStepMs?: number;
+  trainingStepMs?: number | undefined;
   /** Largest request body accepted, in bytes, as sent and (for a compressed OTLP export) decompressed. Default 32 MiB. */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
 }
 
 /** A running dev service. */

@@ -13,7 +13,7 @@ export interface WeftContextSpanProcessorOptions {
    * (as another service wrote it with `baggage: true`). Turns are not marked from baggage: the turn began in the
    * service that set it. Default false.
    */
-  fromBaggage?: boolean;
+  fromBaggage?: boolean | undefined;
 }
 
 /**

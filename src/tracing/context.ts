@@ -10,28 +10,28 @@ import { activeContext, withActiveContext } from './active-context.js';
  */
 export interface WeftContext {
   /** The conversation thread (`wandb.thread_id`). */
-  threadId?: string;
+  threadId?: string | undefined;
   /**
    * Mark the outermost spans in scope as turns of the thread (`wandb.is_turn`; the trace service then uses the
    * span's id as the turn id, and nested spans belong to that turn). Default: true when a `threadId` is given
    * in this scope; an inner scope without a `threadId` keeps the outer setting.
    */
-  turn?: boolean;
+  turn?: boolean | undefined;
   /** The end user (`user.id`). */
-  userId?: string;
+  userId?: string | undefined;
   /** The user's session (`session.id`). */
-  sessionId?: string;
+  sessionId?: string | undefined;
   /** Custom attributes of every span in scope (`wandb.attributes.<key>`), merged over an outer scope's. */
-  metadata?: Record<string, unknown>;
+  metadata?: Record<string, unknown> | undefined;
   /** Tags of every span in scope (`wandb.attributes.tags`), added to an outer scope's. */
-  tags?: string[];
+  tags?: string[] | undefined;
   /**
    * Also put `threadId`, `userId` and `sessionId` into W3C baggage, so that they travel with outgoing requests
    * to other services (which read them with `WeftContextSpanProcessor({ fromBaggage: true })`). Default: the
    * outer scope's setting, else false: baggage leaves the process, in plain HTTP headers. `false` in an inner
    * scope also takes these entries, an outer scope's or an upstream service's, out of the baggage it inherits.
    */
-  baggage?: boolean;
+  baggage?: boolean | undefined;
 }
 
 /** A {@link WeftContext} with its span attributes worked out once, when the scope is entered. */

@@ -9,19 +9,19 @@ import { activeContext } from './active-context.js';
 /** Options shared by {@link op}, `withSpan()` and `@traced()`. */
 export interface TraceOptions extends ContentOptions {
   /** Name shown instead of the op name (`wandb.display_name`). */
-  displayName?: string;
+  displayName?: string | undefined;
   /** The call's kind (`weave.span.kind`): e.g. `agent`, `tool`, `llm`, `retriever`, `evaluation`. */
-  kind?: string;
+  kind?: string | undefined;
   /** Custom attributes of every call (`wandb.attributes.<key>`); objects are recorded as JSON text. */
-  attributes?: Record<string, unknown>;
+  attributes?: Record<string, unknown> | undefined;
 }
 
 /** Options of {@link op}. */
 export interface OpOptions extends TraceOptions {
   /** The span name (the call's op name). Default: the function's name, else `anonymous`. */
-  name?: string;
+  name?: string | undefined;
   /** For generator functions: how many yielded values to keep as the output. Default 100; the rest are counted. */
-  maxYields?: number;
+  maxYields?: number | undefined;
 }
 
 /** Any function op() can wrap (the `this` type is whatever the function declares). */

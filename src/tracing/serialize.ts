@@ -7,9 +7,9 @@ export interface SerializeOptions {
    * collections stop early, each with a marker, and the text stays valid JSON (it may run over by the markers
    * and closing brackets, a few hundred characters at most). Default {@link DEFAULT_MAX_JSON_LENGTH}.
    */
-  maxLength?: number;
+  maxLength?: number | undefined;
   /** Nesting depth past which values are replaced by a marker. Default {@link DEFAULT_MAX_DEPTH}. */
-  maxDepth?: number;
+  maxDepth?: number | undefined;
 }
 
 /** Default bound on one serialized value (inputs or output of one call): 100,000 characters. */

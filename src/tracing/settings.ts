@@ -23,15 +23,15 @@ export interface ContentOptions {
    * (spans keep their names, nesting, timing, errors and custom attributes). Default: env `WEFT_CAPTURE_CONTENT`
    * (`all` | `input` | `output` | `none`), else `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`, else true.
    */
-  captureContent?: CaptureContent;
+  captureContent?: CaptureContent | undefined;
   /** Rewrites values before they are recorded, e.g. to mask e-mail addresses. See {@link ValueRedactor}. */
-  redactContent?: ValueRedactor;
+  redactContent?: ValueRedactor | undefined;
   /**
    * Longest an `inputs` or `output` attribute may be, in characters (a positive integer); longer values are cut
    * with markers and stay valid JSON, and a value that cannot fit even cut is left out. The SDK's own attribute
    * length limit caps it. Default: that limit from the environment when set, else 262144.
    */
-  maxAttributeLength?: number;
+  maxAttributeLength?: number | undefined;
 }
 
 /** The settings after defaults. */

@@ -7,7 +7,7 @@ import { activeContext, withActiveContext } from './active-context.js';
 /** Options of {@link withSpan}. */
 export interface WithSpanOptions extends TraceOptions {
   /** The block's inputs, recorded like an op's named arguments. */
-  inputs?: Record<string, unknown>;
+  inputs?: Record<string, unknown> | undefined;
 }
 
 /**

@@ -63,7 +63,7 @@ export interface ApiErrorInit {
   /** Delay the service asked for in `Retry-After`, in milliseconds. */
   retryAfterMs: number | undefined;
   /** Strings that must never appear in the message (the API key). */
-  secrets?: readonly string[];
+  secrets?: readonly string[] | undefined;
 }
 
 /** The service answered with a status outside 2xx. See the subclasses for the common statuses. */
@@ -174,7 +174,7 @@ export class WeftConnectionError extends WeftError {
   /** The system or undici error code when there is one, e.g. `ECONNREFUSED`, `UND_ERR_SOCKET`. */
   readonly code: string | undefined;
 
-  constructor(message: string, method: string, path: string, options?: { cause?: unknown; code?: string }) {
+  constructor(message: string, method: string, path: string, options?: { cause?: unknown; code?: string | undefined }) {
     super(message, method, path, options);
     this.code = options?.code;
   }
@@ -236,7 +236,7 @@ export class WeftParseError extends WeftError {
     message: string,
     method: string,
     path: string,
-    options?: { cause?: unknown; code?: string; status?: number; contentType?: string | undefined },
+    options?: { cause?: unknown; code?: string | undefined; status?: number | undefined; contentType?: string | undefined },
   ) {
     super(message, method, path, { cause: withoutQuotedInput(options?.cause) });
     this.status = options?.status;

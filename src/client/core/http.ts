@@ -113,7 +113,7 @@ export interface HttpCoreOptions {
   /** Headers sent with every request, e.g. `{ 'Compat-Project': 'team/proj' }`. */
   headers?: Record<string, string> | undefined;
   /** Default `weft/<version>`. */
-  userAgent?: string;
+  userAgent?: string | undefined;
   /** Default {@link DEFAULT_TIMEOUT_MS}; 0 disables the timeout; at most {@link MAX_TIMER_MS} (about 24.8 days). */
   timeoutMs?: number | undefined;
   /** Default {@link DEFAULT_MAX_RETRIES}. */
@@ -126,7 +126,7 @@ export interface HttpCoreOptions {
    * An undici dispatcher to share between cores (or a {@link LazyAgent}, made on first use); when absent the core
    * makes (and `close()` closes) its own Agent.
    */
-  dispatcher?: Dispatcher | LazyAgent;
+  dispatcher?: Dispatcher | LazyAgent | undefined;
 }
 
 /** One request. */
@@ -134,11 +134,11 @@ export interface RequestOptions {
   method: HttpMethod;
   /** Relative to the base URL, already encoded (see {@link encodePath}), e.g. `/call/start`. */
   path: string;
-  query?: QueryParams;
+  query?: QueryParams | undefined;
   /** JSON value, {@link MultipartBody}, or bytes / Blob / stream (see the module doc). */
   body?: unknown;
   /** Extra headers; `null` removes a default one. */
-  headers?: Record<string, string | null | undefined>;
+  headers?: Record<string, string | null | undefined> | undefined;
   signal?: AbortSignal | undefined;
   /** Overrides the core's `timeoutMs` for this request. */
   timeoutMs?: number | undefined;
@@ -170,7 +170,7 @@ export interface CallOptions {
   /** Lets a call the client would not retry (a create) be retried, when the caller knows it is safe. */
   idempotent?: boolean | undefined;
   /** Extra headers; `null` removes a default one. */
-  headers?: Record<string, string | null | undefined>;
+  headers?: Record<string, string | null | undefined> | undefined;
 }
 
 /** A 2xx response whose body has not been read yet. */

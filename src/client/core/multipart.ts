@@ -33,7 +33,7 @@ export class MultipartBody {
   }
 
   /** Adds a file part. */
-  file(name: string, content: FileContent, options: { filename?: string; contentType?: string } = {}): this {
+  file(name: string, content: FileContent, options: { filename?: string | undefined; contentType?: string | undefined } = {}): this {
     const normalized = content instanceof ArrayBuffer ? new Uint8Array(content) : content;
     holdErrors(normalized);
     const contentType =

@@ -19,9 +19,9 @@ const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 /** How the delay between attempts grows. */
 export interface BackoffOptions {
   /** Delay before the first retry, before jitter. Default 500 ms. */
-  initialDelayMs?: number;
+  initialDelayMs?: number | undefined;
   /** Upper bound of the delay computed by the backoff (not of `Retry-After`). Default 8 000 ms. */
-  maxDelayMs?: number;
+  maxDelayMs?: number | undefined;
 }
 
 /** The longest `Retry-After` weft will wait; a longer one ends the retries and surfaces the error. */

@@ -13,12 +13,12 @@ export interface InferenceClientOptions {
    */
   project?: string | undefined;
   /** The name of the project header, for deployments that use another one. Default {@link COMPAT_PROJECT_HEADER}. */
-  projectHeader?: string;
+  projectHeader?: string | undefined;
   /**
    * How chat calls are traced: the same options as the `openai` instrumentation (`captureContent`,
    * `redactContent`, …), or `false` for no spans. Default: traced, options from the environment.
    */
-  tracing?: ChatTracingOption;
+  tracing?: ChatTracingOption | undefined;
 }
 
 /**

@@ -40,12 +40,12 @@ export class AnnotationQueues extends TraceResource {
   }
 
   /** Deletes a queue. DELETE /annotation_queues/{queue_id}?project_id= */
-  async delete(queueId: string, params: { project_id?: string } = {}, options?: CallOptions): Promise<AnnotationQueueDeleteRes> {
+  async delete(queueId: string, params: { project_id?: string | undefined } = {}, options?: CallOptions): Promise<AnnotationQueueDeleteRes> {
     return this.json('DELETE', encodePath`/annotation_queues/${queueId}`, { query: this.scoped(params) }, options);
   }
 
   /** Reads a queue. GET /annotation_queues/{queue_id}?project_id= */
-  async read(queueId: string, params: { project_id?: string } = {}, options?: CallOptions): Promise<AnnotationQueueReadRes> {
+  async read(queueId: string, params: { project_id?: string | undefined } = {}, options?: CallOptions): Promise<AnnotationQueueReadRes> {
     return this.json('GET', encodePath`/annotation_queues/${queueId}`, { query: this.scoped(params) }, options);
   }
 

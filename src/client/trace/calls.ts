@@ -47,7 +47,7 @@ export interface CallUpsertBatchInput {
 /** Options of {@link Calls.iterate}. */
 export interface CallsIterateOptions extends CallOptions {
   /** Calls fetched per request; default 1000. */
-  pageSize?: number;
+  pageSize?: number | undefined;
 }
 
 /**

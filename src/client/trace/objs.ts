@@ -24,7 +24,7 @@ import type {
 } from './types/objects.js';
 
 /** Query parameters of the project-wide list endpoints (`project_id` filled in). */
-export type ListParams = { project_id?: string } & Record<string, string | number | boolean | undefined>;
+export type ListParams = { project_id?: string | undefined } & Record<string, string | number | boolean | undefined>;
 
 /** Versioned objects (and ops), their aliases and tags. `client.trace.objs` */
 export class Objs extends TraceResource {

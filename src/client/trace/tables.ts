@@ -23,7 +23,7 @@ import type {
  */
 export class Tables extends TraceResource {
   /** Stores rows as a table. POST /table/create */
-  async create(req: { table: { project_id?: string; rows: Array<Record<string, unknown>> } }, options?: CallOptions): Promise<TableCreateRes> {
+  async create(req: { table: { project_id?: string | undefined; rows: Array<Record<string, unknown>> } }, options?: CallOptions): Promise<TableCreateRes> {
     return this.json('POST', '/table/create', { body: { table: this.scoped(req.table) }, retry: 'idempotent' }, options);
   }
 

@@ -10,13 +10,13 @@ import type { HealthResponse, SystemCheckResponse } from './types/health.js';
 /** Options of a chat call to the training service. */
 export interface TrainingChatRequestOptions extends ChatRequestOptions {
   /** Send to `/chat/completions/` (the service serves both paths) instead of `/chat/completions`. */
-  trailingSlash?: boolean;
+  trailingSlash?: boolean | undefined;
 }
 
 /** Options of {@link TrainingClient}. */
 export interface TrainingClientOptions {
   /** How chat calls are traced, as for the inference client; `false` for no spans. */
-  tracing?: ChatTracingOption;
+  tracing?: ChatTracingOption | undefined;
 }
 
 /** The result of `systemCheck()`: whether every check passed, and what each reported. */
@@ -71,7 +71,9 @@ export class TrainingClient {
    */
   async systemCheck(options: CallOptions = {}): Promise<SystemCheckResult> {
     try {
-      const checks = await this.core.request<SystemCheckResponse>({ maxRetries: 0, ...options, method: 'GET', path: '/system-check' });
+      // `maxRetries: undefined` is "not given", like an absent one: the default here is 0, not the core's 2.
+      const call = { ...options, maxRetries: options.maxRetries ?? 0, method: 'GET', path: '/system-check' } as const;
+      const checks = await this.core.request<SystemCheckResponse>(call);
       return { healthy: true, checks: checks ?? {} };
     } catch (error) {
       if (error instanceof WeftServerError && error.status === 503 && isRecord(error.body)) {

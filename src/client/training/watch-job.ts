@@ -9,22 +9,22 @@ import type { Paginated } from './types/pagination.js';
 /** Options of `training.jobs.watch()`. */
 export interface WatchJobOptions {
   /** Called once per new event, in order, duplicates removed. A throw stops the watch and rejects with it. */
-  onEvent?: (event: TrainingJobEvent, progress: JobProgress) => void;
+  onEvent?: ((event: TrainingJobEvent, progress: JobProgress) => void) | undefined;
   /** Stops the watch; the promise rejects with a `WeftAbortError` whose `cause` is the signal's reason. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Wait between polls while events keep coming. Default 1000 ms. */
-  pollIntervalMs?: number;
+  pollIntervalMs?: number | undefined;
   /** The wait grows by half each quiet poll, up to this. Default 10 × `pollIntervalMs`, at most 30 s. */
-  maxPollIntervalMs?: number;
+  maxPollIntervalMs?: number | undefined;
   /** Events per page, 1 to 100. Default 100, so a busy job needs few requests. */
-  pageSize?: number;
+  pageSize?: number | undefined;
   /**
    * Polls that may fail in a row for a passing reason (no connection, a timeout, 408, 429, 5xx), after the
    * HTTP core's own retries, before the watch gives up with the last error. A long job outlives a short
    * outage. Default 5; 0 gives up at the first. A service that refuses the very first connections (before it
    * has answered once) is not waited out: the watch rejects with that `WeftConnectionError` at once.
    */
-  maxConsecutiveErrors?: number;
+  maxConsecutiveErrors?: number | undefined;
 }
 
 /** How a watched job ended. */

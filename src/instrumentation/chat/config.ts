@@ -58,20 +58,20 @@ export interface ChatTracingConfig {
    * (`all` | `input` | `output` | `none`), else env `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`
    * (`true` | `false`), else `true`. Model, parameters, usage and finish reasons are always recorded.
    */
-  captureContent?: CaptureContent;
+  captureContent?: CaptureContent | undefined;
   /** A hook that may rewrite or redact messages before they are recorded. See {@link ContentRedactor}. */
-  redactContent?: ContentRedactor;
+  redactContent?: ContentRedactor | undefined;
   /**
    * Longest a single recorded message may be, in characters of its JSON. Longer text is cut and marked
    * `…[truncated N chars]`; the JSON stays valid. Default 32768.
    */
-  maxMessageLength?: number;
+  maxMessageLength?: number | undefined;
   /**
    * Longest a content attribute may be, in characters. Default 262144, and never more than the SDK's span
    * attribute length limit (`OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT`, `OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT`):
    * messages are shortened to fit rather than leaving the SDK to cut the JSON mid-way.
    */
-  maxAttributeLength?: number;
+  maxAttributeLength?: number | undefined;
   /**
    * On streamed calls that did not ask for usage, ask for it (`stream_options.include_usage`) so the span
    * has token counts, and hide the extra usage-only chunk (and the `usage: null` fields that come with it)
@@ -79,7 +79,7 @@ export interface ChatTracingConfig {
    * unasked (the platform's inference and training services). Turn off for servers that reject
    * `stream_options`. Default `true`.
    */
-  requestStreamUsage?: boolean;
+  requestStreamUsage?: boolean | undefined;
 }
 
 /** {@link ChatTracingConfig} with every default applied and checked; build it with {@link resolveChatTracingConfig}. */

@@ -20,21 +20,21 @@ export type ChatResultSettler<T> = (result: T, call: ChatCall) => T;
 /** Per-call options of {@link traceChatCompletion}. */
 export interface TraceChatCompletionOptions<T> {
   /** How to record; a config resolved once with `resolveChatTracingConfig` is cheapest. Default: from the environment. */
-  config?: ChatTracingConfig | ResolvedChatTracingConfig;
+  config?: ChatTracingConfig | ResolvedChatTracingConfig | undefined;
   /** The client's base URL (e.g. `https://api.openai.com/v1`): gives `server.address`, `server.port` and the provider. */
-  serverUrl?: string;
+  serverUrl?: string | undefined;
   /** `gen_ai.provider.name`; default: derived from `serverUrl`'s host, `openai` for any host not known to be another provider. */
-  providerName?: string;
+  providerName?: string | undefined;
   /** Strings that must never appear in a recorded error message, such as the API key. */
-  secrets?: readonly (string | null | undefined)[];
+  secrets?: readonly (string | null | undefined)[] | undefined;
   /** How to observe the result; default {@link settleChatResult}. */
-  settle?: ChatResultSettler<T>;
+  settle?: ChatResultSettler<T> | undefined;
   /**
    * The server sends a stream's usage chunk without being asked, as the platform's inference and training services
    * do: weft then leaves the request and the chunks as they are, since hiding the usage chunk would take away one
    * the caller gets without weft. Known hosts of those services count without it. Default: false (OpenAI's API).
    */
-  serverSendsStreamUsage?: boolean;
+  serverSendsStreamUsage?: boolean | undefined;
 }
 
 /**

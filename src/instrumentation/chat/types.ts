@@ -12,60 +12,60 @@
 /** One part of a multi-part message content (`text`, `image_url`, `input_audio`, `file`, `refusal`). */
 export interface ChatContentPartParam {
   readonly type: string;
-  readonly text?: string;
-  readonly refusal?: string;
-  readonly image_url?: { readonly url: string; readonly detail?: string };
-  readonly input_audio?: { readonly data: string; readonly format: string };
-  readonly file?: { readonly file_data?: string; readonly file_id?: string; readonly filename?: string };
+  readonly text?: string | undefined;
+  readonly refusal?: string | undefined;
+  readonly image_url?: { readonly url: string; readonly detail?: string | undefined } | undefined;
+  readonly input_audio?: { readonly data: string; readonly format: string } | undefined;
+  readonly file?: { readonly file_data?: string | undefined; readonly file_id?: string | undefined; readonly filename?: string | undefined } | undefined;
 }
 
 /** A tool call the assistant made, as it appears in a request's history or in a response message. */
 export interface ChatToolCall {
-  readonly id?: string;
-  readonly type?: string;
-  readonly function?: { readonly name?: string; readonly arguments?: string };
+  readonly id?: string | undefined;
+  readonly type?: string | undefined;
+  readonly function?: { readonly name?: string | undefined; readonly arguments?: string | undefined } | undefined;
   /** `type: 'custom'` tools (openai ≥ 5.12) carry free-form input instead of JSON arguments. */
-  readonly custom?: { readonly name?: string; readonly input?: string };
+  readonly custom?: { readonly name?: string | undefined; readonly input?: string | undefined } | undefined;
 }
 
 /** One message of the request's conversation (`system`, `developer`, `user`, `assistant`, `tool`, `function`). */
 export interface ChatMessageParam {
   readonly role: string;
-  readonly content?: string | readonly ChatContentPartParam[] | null;
-  readonly name?: string;
-  readonly tool_calls?: readonly ChatToolCall[];
-  readonly tool_call_id?: string;
-  readonly function_call?: { readonly name?: string; readonly arguments?: string } | null;
-  readonly refusal?: string | null;
+  readonly content?: string | readonly ChatContentPartParam[] | null | undefined;
+  readonly name?: string | undefined;
+  readonly tool_calls?: readonly ChatToolCall[] | undefined;
+  readonly tool_call_id?: string | undefined;
+  readonly function_call?: { readonly name?: string | undefined; readonly arguments?: string | undefined } | null | undefined;
+  readonly refusal?: string | null | undefined;
 }
 
 /** A tool the model may call (`{ type: 'function', function: { name, description, parameters } }`). */
 export interface ChatToolParam {
-  readonly type?: string;
-  readonly function?: { readonly name?: string; readonly description?: string; readonly parameters?: unknown };
-  readonly custom?: { readonly name?: string; readonly description?: string; readonly format?: unknown };
+  readonly type?: string | undefined;
+  readonly function?: { readonly name?: string | undefined; readonly description?: string | undefined; readonly parameters?: unknown } | undefined;
+  readonly custom?: { readonly name?: string | undefined; readonly description?: string | undefined; readonly format?: unknown } | undefined;
 }
 
 /** The body of `POST /chat/completions`, limited to the fields weft reads. */
 export interface ChatCompletionRequest {
-  readonly model?: string;
-  readonly messages?: readonly ChatMessageParam[];
-  readonly temperature?: number | null;
-  readonly top_p?: number | null;
-  readonly max_tokens?: number | null;
-  readonly max_completion_tokens?: number | null;
-  readonly frequency_penalty?: number | null;
-  readonly presence_penalty?: number | null;
-  readonly stop?: string | readonly string[] | null;
-  readonly seed?: number | null;
-  readonly n?: number | null;
-  readonly stream?: boolean | null;
-  readonly stream_options?: { readonly include_usage?: boolean | null } | null;
-  readonly tools?: readonly ChatToolParam[];
+  readonly model?: string | undefined;
+  readonly messages?: readonly ChatMessageParam[] | undefined;
+  readonly temperature?: number | null | undefined;
+  readonly top_p?: number | null | undefined;
+  readonly max_tokens?: number | null | undefined;
+  readonly max_completion_tokens?: number | null | undefined;
+  readonly frequency_penalty?: number | null | undefined;
+  readonly presence_penalty?: number | null | undefined;
+  readonly stop?: string | readonly string[] | null | undefined;
+  readonly seed?: number | null | undefined;
+  readonly n?: number | null | undefined;
+  readonly stream?: boolean | null | undefined;
+  readonly stream_options?: { readonly include_usage?: boolean | null | undefined } | null | undefined;
+  readonly tools?: readonly ChatToolParam[] | undefined;
   /** Legacy function definitions (before `tools`). */
-  readonly functions?: readonly { readonly name?: string; readonly description?: string; readonly parameters?: unknown }[];
-  readonly response_format?: { readonly type?: string } | null;
-  readonly service_tier?: string | null;
+  readonly functions?: readonly { readonly name?: string | undefined; readonly description?: string | undefined; readonly parameters?: unknown }[] | undefined;
+  readonly response_format?: { readonly type?: string | undefined } | null | undefined;
+  readonly service_tier?: string | null | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -160,7 +160,7 @@ export interface GenAITextPart {
 /** A tool call the model asked for. */
 export interface GenAIToolCallPart {
   type: 'tool_call';
-  id?: string;
+  id?: string | undefined;
   name: string;
   /** Parsed JSON when the arguments were valid JSON, else the raw string. */
   arguments?: unknown;
@@ -168,7 +168,7 @@ export interface GenAIToolCallPart {
 /** A tool's result sent back to the model. */
 export interface GenAIToolCallResponsePart {
   type: 'tool_call_response';
-  id?: string;
+  id?: string | undefined;
   response: unknown;
 }
 /** Reasoning text the model returned (`reasoning_content` or `reasoning`). */
@@ -180,7 +180,7 @@ export interface GenAIReasoningPart {
 export interface GenAIBlobPart {
   type: 'blob';
   modality: string;
-  mime_type?: string;
+  mime_type?: string | undefined;
   /** Base64. */
   content: string;
 }
@@ -188,14 +188,14 @@ export interface GenAIBlobPart {
 export interface GenAIUriPart {
   type: 'uri';
   modality: string;
-  mime_type?: string;
+  mime_type?: string | undefined;
   uri: string;
 }
 /** A file uploaded to the provider, referenced by id. */
 export interface GenAIFilePart {
   type: 'file';
   modality: string;
-  mime_type?: string;
+  mime_type?: string | undefined;
   file_id: string;
 }
 /** Any other part, e.g. `{ type: 'refusal', content }`. */
@@ -219,7 +219,7 @@ export type GenAIPart =
 export interface GenAIMessage {
   role: string;
   parts: GenAIPart[];
-  name?: string;
+  name?: string | undefined;
 }
 
 /** An element of `gen_ai.output.messages`: one per choice. */

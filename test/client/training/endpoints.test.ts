@@ -236,4 +236,11 @@ describe('training health', () => {
     expect(await client.systemCheck()).toEqual({ healthy: false, checks });
     expect(server?.requests).toHaveLength(1);
   });
+
+  it('asks a failing system check once when the call options say `maxRetries: undefined` (not given)', async () => {
+    const checks = { api: true, database: false };
+    const client = await serve(checks, 503);
+    expect(await client.systemCheck({ maxRetries: undefined, timeoutMs: undefined })).toEqual({ healthy: false, checks });
+    expect(server?.requests).toHaveLength(1);
+  });
 });

@@ -13,7 +13,7 @@ export interface ChatCompletionsRoute<O extends ChatRequestOptions = ChatRequest
   /** The path under the service's base URL for one call, e.g. `/chat/completions`. */
   path: (options: O) => string;
   /** Headers added to every call (e.g. `Compat-Project`). */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** How calls are traced (see `resolveChatTracing`). */
   tracing: ResolvedChatTracing;
 }
@@ -49,7 +49,7 @@ export class ChatCompletions<
    *   messages: [{ role: 'user', content: 'Hello' }],
    * });
    */
-  create(body: P & { stream?: false | null }, options?: O): Promise<ChatCompletionResponse>;
+  create(body: P & { stream?: false | null | undefined }, options?: O): Promise<ChatCompletionResponse>;
   create(body: P & { stream: true }, options?: O): Promise<ChatCompletionStream>;
   create(body: P, options?: O): Promise<ChatCompletionResponse | ChatCompletionStream>;
   create(body: P, options: O = {} as O): Promise<ChatCompletionResponse | ChatCompletionStream> {

@@ -14,7 +14,7 @@ export interface ChatTextPart {
 /** An image part of a user message (vision models). */
 export interface ChatImagePart {
   type: 'image_url';
-  image_url: { url: string; detail?: 'auto' | 'low' | 'high'; [k: string]: unknown };
+  image_url: { url: string; detail?: 'auto' | 'low' | 'high' | undefined; [k: string]: unknown };
   [k: string]: unknown;
 }
 
@@ -39,7 +39,7 @@ export interface ChatToolCall {
 export interface ChatSystemMessage {
   role: 'system' | 'developer';
   content: string | ChatTextPart[];
-  name?: string;
+  name?: string | undefined;
   [k: string]: unknown;
 }
 
@@ -47,17 +47,17 @@ export interface ChatSystemMessage {
 export interface ChatUserMessage {
   role: 'user';
   content: string | ChatContentPart[];
-  name?: string;
+  name?: string | undefined;
   [k: string]: unknown;
 }
 
 /** A previous assistant turn, possibly with tool calls instead of content. */
 export interface ChatAssistantMessage {
   role: 'assistant';
-  content?: string | ChatTextPart[] | null;
-  tool_calls?: ChatToolCall[];
-  refusal?: string | null;
-  name?: string;
+  content?: string | ChatTextPart[] | null | undefined;
+  tool_calls?: ChatToolCall[] | undefined;
+  refusal?: string | null | undefined;
+  name?: string | undefined;
   [k: string]: unknown;
 }
 
@@ -77,10 +77,10 @@ export interface ChatFunctionTool {
   type: 'function';
   function: {
     name: string;
-    description?: string;
+    description?: string | undefined;
     /** A JSON Schema object for the arguments. */
-    parameters?: Record<string, unknown>;
-    strict?: boolean;
+    parameters?: Record<string, unknown> | undefined;
+    strict?: boolean | undefined;
     [k: string]: unknown;
   };
   [k: string]: unknown;
@@ -99,13 +99,13 @@ export type ChatResponseFormat =
   | { type: 'json_object' }
   | {
       type: 'json_schema';
-      json_schema: { name: string; description?: string; schema?: Record<string, unknown>; strict?: boolean; [k: string]: unknown };
+      json_schema: { name: string; description?: string | undefined; schema?: Record<string, unknown> | undefined; strict?: boolean | undefined; [k: string]: unknown };
     };
 
 /** Options of a streamed response. */
 export interface ChatStreamOptions {
   /** Ask for a final chunk with `usage` and empty `choices` before `[DONE]`. */
-  include_usage?: boolean;
+  include_usage?: boolean | undefined;
   [k: string]: unknown;
 }
 
@@ -114,24 +114,24 @@ export interface ChatCompletionCreateParamsBase {
   /** A model id from the model list, e.g. `OpenPipe/Qwen3-14B-Instruct`, or a LoRA artifact URI. */
   model: string;
   messages: ChatMessage[];
-  tools?: ChatFunctionTool[];
-  tool_choice?: ChatToolChoice;
-  parallel_tool_calls?: boolean;
-  response_format?: ChatResponseFormat;
-  temperature?: number;
-  top_p?: number;
-  max_tokens?: number;
-  max_completion_tokens?: number;
-  stop?: string | string[];
-  n?: number;
-  seed?: number;
-  presence_penalty?: number;
-  frequency_penalty?: number;
-  logprobs?: boolean;
-  top_logprobs?: number;
-  user?: string;
-  stream?: boolean | null;
-  stream_options?: ChatStreamOptions | null;
+  tools?: ChatFunctionTool[] | undefined;
+  tool_choice?: ChatToolChoice | undefined;
+  parallel_tool_calls?: boolean | undefined;
+  response_format?: ChatResponseFormat | undefined;
+  temperature?: number | undefined;
+  top_p?: number | undefined;
+  max_tokens?: number | undefined;
+  max_completion_tokens?: number | undefined;
+  stop?: string | string[] | undefined;
+  n?: number | undefined;
+  seed?: number | undefined;
+  presence_penalty?: number | undefined;
+  frequency_penalty?: number | undefined;
+  logprobs?: boolean | undefined;
+  top_logprobs?: number | undefined;
+  user?: string | undefined;
+  stream?: boolean | null | undefined;
+  stream_options?: ChatStreamOptions | null | undefined;
   /** Extra fields (vLLM sampling options, `cache_salt`, …) are sent as they are. */
   [k: string]: unknown;
 }

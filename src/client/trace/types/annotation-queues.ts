@@ -42,7 +42,7 @@ export interface AnnotationQueueCreateReq {
   project_id: string;
   name: string;
   /** Default empty. */
-  description?: string;
+  description?: string | undefined;
   scorer_refs: string[];
 }
 /** The answer of POST /annotation_queues. */
@@ -54,10 +54,10 @@ export interface AnnotationQueueCreateRes {
 export interface AnnotationQueuesQueryReq {
   project_id: string;
   /** Case-insensitive substring of the queue name. */
-  name?: string;
-  sort_by?: SortBy[];
-  limit?: number;
-  offset?: number;
+  name?: string | undefined;
+  sort_by?: SortBy[] | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
 }
 
 /** POST /annotation_queues/stats */
@@ -78,9 +78,9 @@ export interface AnnotationQueueReadRes {
 /** PUT /annotation_queues/{queue_id}: the body is the reference's guess (UNVERIFIED). */
 export interface AnnotationQueueUpdateReq {
   project_id: string;
-  name?: string;
-  description?: string;
-  scorer_refs?: string[];
+  name?: string | undefined;
+  description?: string | undefined;
+  scorer_refs?: string[] | undefined;
 }
 /** Probably `{ queue }` (UNVERIFIED), so open. */
 export type AnnotationQueueUpdateRes = Partial<AnnotationQueueReadRes> & UnknownShape;
@@ -105,17 +105,17 @@ export interface AnnotationQueueAddCallsRes {
 export interface AnnotationQueueItemsQueryReq {
   project_id: string;
   filter?: {
-    id?: string;
-    call_id?: string;
-    call_op_name?: string;
-    call_trace_id?: string;
-    added_by?: string;
-    annotation_states?: AnnotationState[];
-  };
-  sort_by?: SortBy[];
-  limit?: number;
-  offset?: number;
-  include_position?: boolean;
+    id?: string | undefined;
+    call_id?: string | undefined;
+    call_op_name?: string | undefined;
+    call_trace_id?: string | undefined;
+    added_by?: string | undefined;
+    annotation_states?: AnnotationState[] | undefined;
+  } | undefined;
+  sort_by?: SortBy[] | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
+  include_position?: boolean | undefined;
 }
 /** The answer of POST /annotation_queues/{queue_id}/items/query. */
 export interface AnnotationQueueItemsQueryRes {

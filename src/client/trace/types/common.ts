@@ -14,7 +14,7 @@ export type JsonObject = Record<string, unknown>;
  * A request as the client method takes it: `project_id` is optional because the client fills it in from
  * its `project` (an explicit value wins).
  */
-export type ProjectScoped<T extends { project_id: string }> = Omit<T, 'project_id'> & { project_id?: string };
+export type ProjectScoped<T extends { project_id: string }> = Omit<T, 'project_id'> & { project_id?: string | undefined };
 
 /** A response or request the reference does not describe: typed loosely on purpose, not invented. */
 export type UnknownShape = Record<string, unknown>;
@@ -44,7 +44,7 @@ export type QueryOperation =
   | { $gt: [QueryOperand, QueryOperand] }
   | { $gte: [QueryOperand, QueryOperand] }
   | { $in: [QueryOperand, QueryOperand[]] }
-  | { $contains: { input: QueryOperand; substr: QueryOperand; case_insensitive?: boolean } };
+  | { $contains: { input: QueryOperand; substr: QueryOperand; case_insensitive?: boolean | undefined } };
 
 /** A query: `{ $expr: operation }`. */
 export interface Query {
@@ -53,29 +53,29 @@ export interface Query {
 
 /** Filter of calls; every list matches any of its values. */
 export interface CallsFilter {
-  op_names?: string[];
-  input_refs?: string[];
-  output_refs?: string[];
-  parent_ids?: string[];
-  trace_ids?: string[];
-  call_ids?: string[];
+  op_names?: string[] | undefined;
+  input_refs?: string[] | undefined;
+  output_refs?: string[] | undefined;
+  parent_ids?: string[] | undefined;
+  trace_ids?: string[] | undefined;
+  call_ids?: string[] | undefined;
   /** Newer servers only. */
-  thread_ids?: string[];
+  thread_ids?: string[] | undefined;
   /** Newer servers only. */
-  turn_ids?: string[];
-  wb_user_ids?: string[];
-  wb_run_ids?: string[];
-  trace_roots_only?: boolean;
+  turn_ids?: string[] | undefined;
+  wb_user_ids?: string[] | undefined;
+  wb_run_ids?: string[] | undefined;
+  trace_roots_only?: boolean | undefined;
 }
 
 /** Token usage of one model. */
 export interface LLMUsage {
-  prompt_tokens?: number;
-  input_tokens?: number;
-  completion_tokens?: number;
-  output_tokens?: number;
-  requests?: number;
-  total_tokens?: number;
+  prompt_tokens?: number | undefined;
+  input_tokens?: number | undefined;
+  completion_tokens?: number | undefined;
+  output_tokens?: number | undefined;
+  requests?: number | undefined;
+  total_tokens?: number | undefined;
 }
 
 /** Usage with the cost the server computed. */
@@ -107,9 +107,9 @@ export interface LLMAggregatedUsage {
 /** A call's summary as written by a client; other keys are allowed. */
 export interface SummaryInsertMap {
   /** Usage per model name. */
-  usage?: Record<string, LLMUsage>;
+  usage?: Record<string, LLMUsage> | undefined;
   /** Newer servers only. */
-  status_counts?: Partial<Record<TraceStatus, number>>;
+  status_counts?: Partial<Record<TraceStatus, number | undefined>> | undefined;
   [key: string]: unknown;
 }
 

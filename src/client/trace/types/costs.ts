@@ -5,12 +5,12 @@ export interface CostCreateInput {
   prompt_token_cost: number;
   completion_token_cost: number;
   /** Default `USD`. */
-  prompt_token_cost_unit?: string;
+  prompt_token_cost_unit?: string | undefined;
   /** Default `USD`. */
-  completion_token_cost_unit?: string;
-  effective_date?: DateTimeInput;
+  completion_token_cost_unit?: string | undefined;
+  effective_date?: DateTimeInput | undefined;
   /** Default `default`. */
-  provider_id?: string;
+  provider_id?: string | undefined;
 }
 
 /** POST /cost/create: prices keyed by LLM id. */
@@ -27,11 +27,11 @@ export interface CostCreateRes {
 /** POST /cost/query */
 export interface CostQueryReq {
   project_id: string;
-  fields?: string[];
-  query?: Query;
-  sort_by?: SortBy[];
-  limit?: number;
-  offset?: number;
+  fields?: string[] | undefined;
+  query?: Query | undefined;
+  sort_by?: SortBy[] | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
 }
 /** One price, with the fields asked for. */
 export interface CostQueryOutput {

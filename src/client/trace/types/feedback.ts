@@ -3,18 +3,18 @@ import type { DateTimeInput, EmptyRes, JsonObject, Query, SortBy, UnknownShape }
 /** Feedback as written: a reaction, a note, or a custom payload attached to a call or object ref. */
 export interface FeedbackCreateReq {
   /** Client-supplied id (newer servers). */
-  id?: string;
+  id?: string | undefined;
   project_id: string;
   /** Ref of the call or object the feedback is about. */
   weave_ref: string;
-  creator?: string | null;
+  creator?: string | null | undefined;
   /** E.g. `custom`; the names of the built-in types are UNVERIFIED. */
   feedback_type: string;
   payload: JsonObject;
-  annotation_ref?: string;
-  runnable_ref?: string;
-  call_ref?: string;
-  trigger_ref?: string;
+  annotation_ref?: string | undefined;
+  runnable_ref?: string | undefined;
+  call_ref?: string | undefined;
+  trigger_ref?: string | undefined;
 }
 /** POST /feedback/create */
 export interface FeedbackCreateRes {
@@ -43,11 +43,11 @@ export interface FeedbackCreateBatchRes {
 /** POST /feedback/query: returns only the requested `fields` (e.g. `payload.note`). */
 export interface FeedbackQueryReq {
   project_id: string;
-  fields?: string[];
-  query?: Query;
-  sort_by?: SortBy[];
-  limit?: number;
-  offset?: number;
+  fields?: string[] | undefined;
+  query?: Query | undefined;
+  sort_by?: SortBy[] | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
 }
 /** The answer of POST /feedback/query. */
 export interface FeedbackQueryRes {

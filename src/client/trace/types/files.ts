@@ -4,11 +4,11 @@ import type { FileContent } from '../../core/multipart.js';
 export interface FileCreateInput {
   content: FileContent;
   /** File name sent in the multipart part; default `file`. */
-  filename?: string;
+  filename?: string | undefined;
   /** Default `application/octet-stream` (a Blob's own type when it has one). */
-  contentType?: string;
+  contentType?: string | undefined;
   /** Defaults to the client's project. */
-  project_id?: string;
+  project_id?: string | undefined;
 }
 /** POST /file/create */
 export interface FileCreateRes {

@@ -23,9 +23,9 @@ export interface ObjSchemaForInsert {
   project_id: string;
   object_id: string;
   val: unknown;
-  builtin_object_class?: string;
+  builtin_object_class?: string | undefined;
   /** @deprecated use `builtin_object_class`. */
-  set_base_object_class?: string;
+  set_base_object_class?: string | undefined;
 }
 
 /** POST /obj/create */
@@ -44,7 +44,7 @@ export interface ObjReadReq {
   object_id: string;
   /** A digest; whether `"latest"` is accepted is UNVERIFIED. */
   digest: string;
-  metadata_only?: boolean;
+  metadata_only?: boolean | undefined;
 }
 /** The answer of POST /obj/read. */
 export interface ObjReadRes {
@@ -55,7 +55,7 @@ export interface ObjReadRes {
 export interface ObjDeleteReq {
   project_id: string;
   object_id: string;
-  digests?: string[];
+  digests?: string[] | undefined;
 }
 /** The answer of POST /obj/delete. */
 export interface ObjDeleteRes {
@@ -64,25 +64,25 @@ export interface ObjDeleteRes {
 
 /** Filter of object versions. */
 export interface ObjectVersionFilter {
-  base_object_classes?: string[];
-  exclude_base_object_classes?: string[];
-  leaf_object_classes?: string[];
-  object_ids?: string[];
-  is_op?: boolean;
-  latest_only?: boolean;
+  base_object_classes?: string[] | undefined;
+  exclude_base_object_classes?: string[] | undefined;
+  leaf_object_classes?: string[] | undefined;
+  object_ids?: string[] | undefined;
+  is_op?: boolean | undefined;
+  latest_only?: boolean | undefined;
 }
 
 /** POST /objs/query */
 export interface ObjQueryReq {
   project_id: string;
-  filter?: ObjectVersionFilter;
-  limit?: number;
-  offset?: number;
+  filter?: ObjectVersionFilter | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
   /** Only `object_id` and `created_at` can be sorted on. */
-  sort_by?: SortBy[];
+  sort_by?: SortBy[] | undefined;
   /** When true, `val` comes back empty. */
-  metadata_only?: boolean;
-  include_storage_size?: boolean;
+  metadata_only?: boolean | undefined;
+  include_storage_size?: boolean | undefined;
 }
 /** The answer of POST /objs/query. */
 export interface ObjQueryRes {

@@ -49,10 +49,10 @@ export interface TableUpdateRes {
 export interface TableQueryReq {
   project_id: string;
   digest: string;
-  filter?: { row_digests?: string[] };
-  limit?: number;
-  offset?: number;
-  sort_by?: SortBy[];
+  filter?: { row_digests?: string[] | undefined } | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
+  sort_by?: SortBy[] | undefined;
 }
 /** The answer of POST /table/query. */
 export interface TableQueryRes {
@@ -72,8 +72,8 @@ export interface TableQueryStatsRes {
 /** POST /table/query_stats_batch */
 export interface TableQueryStatsBatchReq {
   project_id: string;
-  digests?: string[];
-  include_storage_size?: boolean;
+  digests?: string[] | undefined;
+  include_storage_size?: boolean | undefined;
 }
 /** The answer of POST /table/query_stats_batch. */
 export interface TableQueryStatsBatchRes {

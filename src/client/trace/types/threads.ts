@@ -3,11 +3,11 @@ import type { DateTimeInput, SortBy } from './common.js';
 /** POST /threads/stream_query (JSONL of {@link ThreadSchema}) */
 export interface ThreadsQueryReq {
   project_id: string;
-  filter?: { after_datetime?: DateTimeInput; before_datetime?: DateTimeInput; thread_ids?: string[] };
-  limit?: number;
-  offset?: number;
+  filter?: { after_datetime?: DateTimeInput | undefined; before_datetime?: DateTimeInput | undefined; thread_ids?: string[] | undefined } | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
   /** Sortable: `thread_id`, `turn_count`, `start_time`, `last_updated`, `p50_turn_duration_ms`, `p99_turn_duration_ms`. */
-  sort_by?: SortBy[];
+  sort_by?: SortBy[] | undefined;
 }
 
 /** A conversation thread: its turns are the calls that share a `thread_id`. */

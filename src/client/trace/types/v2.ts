@@ -7,13 +7,13 @@ import type { DeleteRes, JsonObject, UnknownShape } from './common.js';
 
 /** `limit`/`offset` of a v2 list. */
 export interface V2ListParams {
-  limit?: number;
-  offset?: number;
+  limit?: number | undefined;
+  offset?: number | undefined;
 }
 
 /** Which versions a delete removes; all of them when `digests` is absent. */
 export interface V2ObjectDeleteParams {
-  digests?: string[];
+  digests?: string[] | undefined;
 }
 /** What a v2 delete answers. */
 export type V2DeleteRes = DeleteRes;
@@ -36,8 +36,8 @@ export interface V2ObjectCreated {
 // Ops
 /** POST ops: stores an op's source as a new version. */
 export interface OpCreateBody {
-  name?: string;
-  source_code?: string;
+  name?: string | undefined;
+  source_code?: string | undefined;
 }
 /** What an op create answers. */
 export type OpCreateRes = V2ObjectCreated;
@@ -49,8 +49,8 @@ export interface OpReadRes extends V2ObjectVersion {
 // Datasets
 /** POST datasets: stores rows as a new dataset version. */
 export interface DatasetCreateBody {
-  name?: string;
-  description?: string;
+  name?: string | undefined;
+  description?: string | undefined;
   rows: JsonObject[];
 }
 /** What a dataset create answers. */
@@ -67,7 +67,7 @@ export interface DatasetReadRes extends V2ObjectVersion {
 /** POST scorers: stores a scorer from the source of its scoring op. */
 export interface ScorerCreateBody {
   name: string;
-  description?: string;
+  description?: string | undefined;
   op_source_code: string;
 }
 /** What a scorer create answers. */
@@ -87,9 +87,9 @@ export interface ScorerReadRes extends V2ObjectVersion {
 /** POST models: stores a model's source (and attributes) as a new version. */
 export interface ModelCreateBody {
   name: string;
-  description?: string;
+  description?: string | undefined;
   source_code: string;
-  attributes?: JsonObject;
+  attributes?: JsonObject | undefined;
 }
 /** What a model create answers. */
 export interface ModelCreateRes extends V2ObjectCreated {
@@ -107,15 +107,15 @@ export interface ModelReadRes extends V2ObjectVersion {
 /** POST evaluations: stores an evaluation definition (a dataset and scorers). */
 export interface EvaluationCreateBody {
   name: string;
-  description?: string;
+  description?: string | undefined;
   /** Ref of the dataset. */
   dataset: string;
   /** Refs of the scorers. */
-  scorers?: string[];
+  scorers?: string[] | undefined;
   /** Default 1. */
-  trials?: number;
-  evaluation_name?: string;
-  eval_attributes?: JsonObject;
+  trials?: number | undefined;
+  evaluation_name?: string | undefined;
+  eval_attributes?: JsonObject | undefined;
 }
 /** What an evaluation create answers. */
 export interface EvaluationCreateRes extends V2ObjectCreated {
@@ -148,9 +148,9 @@ export interface EvaluationRunCreateRes {
 }
 /** Filters are sent as comma-joined query parameters `evaluation_refs`, `model_refs`, `evaluation_run_ids`. */
 export interface EvaluationRunListParams extends V2ListParams {
-  evaluations?: string[];
-  models?: string[];
-  evaluation_run_ids?: string[];
+  evaluations?: string[] | undefined;
+  models?: string[] | undefined;
+  evaluation_run_ids?: string[] | undefined;
 }
 /** One evaluation run. */
 export interface EvaluationRunReadRes {
@@ -168,7 +168,7 @@ export interface EvaluationRunDeleteParams {
 }
 /** POST evaluation_runs/{id}/finish */
 export interface EvaluationRunFinishBody {
-  summary?: JsonObject;
+  summary?: JsonObject | undefined;
 }
 /** What finishing a run answers. */
 export interface EvaluationRunFinishRes {
@@ -182,7 +182,7 @@ export interface PredictionCreateBody {
   model: string;
   inputs: JsonObject;
   output: unknown;
-  evaluation_run_id?: string;
+  evaluation_run_id?: string | undefined;
 }
 /** What a prediction create answers. */
 export interface PredictionCreateRes {
@@ -190,7 +190,7 @@ export interface PredictionCreateRes {
 }
 /** GET predictions: paging and an optional run filter. */
 export interface PredictionListParams extends V2ListParams {
-  evaluation_run_id?: string;
+  evaluation_run_id?: string | undefined;
 }
 /** One prediction. */
 export interface PredictionReadRes {
@@ -216,7 +216,7 @@ export interface ScoreCreateBody {
   /** Ref of the scorer. */
   scorer: string;
   value: number;
-  evaluation_run_id?: string;
+  evaluation_run_id?: string | undefined;
 }
 /** What a score create answers. */
 export interface ScoreCreateRes {
@@ -224,7 +224,7 @@ export interface ScoreCreateRes {
 }
 /** GET scores: paging and an optional run filter. */
 export interface ScoreListParams extends V2ListParams {
-  evaluation_run_id?: string;
+  evaluation_run_id?: string | undefined;
 }
 /** One score. */
 export interface ScoreReadRes {
@@ -242,8 +242,8 @@ export interface ScoreDeleteParams {
 /** POST eval_results/query: the known fields; others are allowed (the full shape is UNVERIFIED). */
 export interface EvalResultsQueryBody {
   evaluation_call_ids: string[];
-  include_rows?: boolean;
-  include_summary?: boolean;
+  include_rows?: boolean | undefined;
+  include_summary?: boolean | undefined;
   [key: string]: unknown;
 }
 /** Has `total_rows` and per-row trials and scorer stats; the full shape is UNVERIFIED. */

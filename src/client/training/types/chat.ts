@@ -5,20 +5,20 @@ import type { ChatCompletionCreateParamsBase } from '../../inference/chat/types.
  * §1.8). Only the commonly used ones are named; any other vLLM field passes through the open index signature.
  */
 export interface VllmSamplingParams {
-  top_k?: number;
-  min_p?: number;
-  repetition_penalty?: number;
-  min_tokens?: number;
-  stop_token_ids?: number[];
-  include_stop_str_in_output?: boolean;
-  ignore_eos?: boolean;
-  skip_special_tokens?: boolean;
-  chat_template_kwargs?: Record<string, unknown>;
-  include_reasoning?: boolean;
-  reasoning_effort?: 'low' | 'medium' | 'high';
-  cache_salt?: string;
-  request_id?: string;
-  priority?: number;
+  top_k?: number | undefined;
+  min_p?: number | undefined;
+  repetition_penalty?: number | undefined;
+  min_tokens?: number | undefined;
+  stop_token_ids?: number[] | undefined;
+  include_stop_str_in_output?: boolean | undefined;
+  ignore_eos?: boolean | undefined;
+  skip_special_tokens?: boolean | undefined;
+  chat_template_kwargs?: Record<string, unknown> | undefined;
+  include_reasoning?: boolean | undefined;
+  reasoning_effort?: 'low' | 'medium' | 'high' | undefined;
+  cache_salt?: string | undefined;
+  request_id?: string | undefined;
+  priority?: number | undefined;
 }
 
 /**

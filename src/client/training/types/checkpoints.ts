@@ -14,7 +14,7 @@ export interface Checkpoint {
 /** The query of `GET /preview/models/{model_id}/checkpoints`. */
 export interface CheckpointListParams extends PageParams {
   /** By step; the service's default is `asc`. `{ limit: 1, order: 'desc' }` finds the latest. */
-  order?: SortOrder;
+  order?: SortOrder | undefined;
 }
 
 /** The body of `DELETE /preview/models/{model_id}/checkpoints`. */

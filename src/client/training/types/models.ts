@@ -3,14 +3,14 @@
 /** The body of `POST /preview/models`. */
 export interface ModelCreateParams {
   /** Team or user; when null or absent the API key's default entity is used. */
-  entity?: string | null;
+  entity?: string | null | undefined;
   project: string;
   /** Unique within the project. */
   name: string;
   /** A trainable base model, e.g. `OpenPipe/Qwen3-14B-Instruct`. */
   base_model: string;
   /** Return the model of the same name if it exists, instead of failing. Default false. */
-  return_existing?: boolean;
+  return_existing?: boolean | undefined;
   [k: string]: unknown;
 }
 

@@ -18,9 +18,9 @@ export interface Paginated<T> {
 /** The query of a list endpoint. */
 export interface PageParams {
   /** Id of the last item of the previous page; omitted for the first page. */
-  after?: string;
+  after?: string | undefined;
   /** Items per page, 1 to 100. The service's default is 20. */
-  limit?: number;
+  limit?: number | undefined;
 }
 
 /** Sort order of checkpoints by step. */

@@ -6,8 +6,8 @@ import type { ChatFunctionTool, ChatMessage } from '../../inference/chat/types.j
 export interface TokenLogprob {
   token: string;
   logprob: number;
-  bytes?: number[] | null;
-  top_logprobs: { token: string; logprob: number; bytes?: number[] | null }[];
+  bytes?: number[] | null | undefined;
+  top_logprobs: { token: string; logprob: number; bytes?: number[] | null | undefined }[];
   [k: string]: unknown;
 }
 
@@ -18,12 +18,12 @@ export interface TokenLogprob {
 export interface TrajectoryChoice {
   finish_reason: 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call';
   index: number;
-  logprobs?: { content?: TokenLogprob[] | null; refusal?: TokenLogprob[] | null; [k: string]: unknown } | null;
+  logprobs?: { content?: TokenLogprob[] | null | undefined; refusal?: TokenLogprob[] | null | undefined; [k: string]: unknown } | null | undefined;
   message: {
     role: 'assistant';
-    content?: string | null;
-    refusal?: string | null;
-    tool_calls?: unknown[];
+    content?: string | null | undefined;
+    refusal?: string | null | undefined;
+    tool_calls?: unknown[] | undefined;
     [k: string]: unknown;
   };
   [k: string]: unknown;
@@ -35,7 +35,7 @@ export type MessageOrChoice = ChatMessage | TrajectoryChoice;
 /** Another conversation belonging to the same trajectory. */
 export interface TrajectoryHistory {
   messages_and_choices: MessageOrChoice[];
-  tools?: ChatFunctionTool[] | null;
+  tools?: ChatFunctionTool[] | null | undefined;
   [k: string]: unknown;
 }
 
@@ -43,24 +43,24 @@ export interface TrajectoryHistory {
 export interface Trajectory {
   messages_and_choices: MessageOrChoice[];
   reward: number;
-  tools?: ChatFunctionTool[] | null;
-  additional_histories?: TrajectoryHistory[];
-  metrics?: Record<string, number | boolean>;
-  auto_metrics?: Record<string, number | boolean>;
-  metadata?: Record<string, number | string | boolean | null>;
-  logs?: string[];
+  tools?: ChatFunctionTool[] | null | undefined;
+  additional_histories?: TrajectoryHistory[] | undefined;
+  metrics?: Record<string, number | boolean> | undefined;
+  auto_metrics?: Record<string, number | boolean> | undefined;
+  metadata?: Record<string, number | string | boolean | null> | undefined;
+  logs?: string[] | undefined;
   /** ISO date-time. */
-  start_time?: string;
-  initial_policy_version?: number | null;
-  final_policy_version?: number | null;
+  start_time?: string | undefined;
+  initial_policy_version?: number | null | undefined;
+  final_policy_version?: number | null | undefined;
   [k: string]: unknown;
 }
 
 /** Rollouts of the same prompt, compared with one another. */
 export interface TrajectoryGroup {
   trajectories: Trajectory[];
-  metadata?: Record<string, number | string | boolean | null>;
-  exceptions?: { type: string; message: string; traceback?: string; [k: string]: unknown }[];
+  metadata?: Record<string, number | string | boolean | null> | undefined;
+  exceptions?: { type: string; message: string; traceback?: string | undefined; [k: string]: unknown }[] | undefined;
   [k: string]: unknown;
 }
 
