@@ -33,14 +33,14 @@ export interface ProjectRef {
 /** Options shared by everything that talks to the services. Each falls back to its environment variable. */
 export interface ConnectionOptions {
   /** API key, sent as `Authorization: Bearer <apiKey>`. Env: `WEFT_API_KEY`. Not needed for `weft dev`. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** `entity/project` that traces and objects belong to. Env: `WEFT_PROJECT`. */
-  project?: string;
+  project?: string | undefined;
   /**
    * Trace service address. Env: `WEFT_BASE_URL`. Hosted: `https://host`; self-managed: `https://host/traces`
    * (the path prefix is kept). Default: the local dev service, `http://127.0.0.1:4780`.
    */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
 }
 
 /** The resolved, validated connection settings. */

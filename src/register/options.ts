@@ -12,31 +12,31 @@ export interface BatchOptions {
    * Most spans held in memory while waiting for export; past it, new spans are dropped and counted.
    * Env: `OTEL_BSP_MAX_QUEUE_SIZE`. Default 2048.
    */
-  maxQueueSize?: number;
+  maxQueueSize?: number | undefined;
   /** Most spans in one export request. Env: `OTEL_BSP_MAX_EXPORT_BATCH_SIZE`. Default 512. */
-  maxExportBatchSize?: number;
+  maxExportBatchSize?: number | undefined;
   /** How long a span may wait before its batch is sent, in ms. Env: `OTEL_BSP_SCHEDULE_DELAY`. Default 1000. */
-  scheduledDelayMillis?: number;
+  scheduledDelayMillis?: number | undefined;
   /** How long one export request may take, in ms. Env: `OTEL_BSP_EXPORT_TIMEOUT`. Default 10000. */
-  exportTimeoutMillis?: number;
+  exportTimeoutMillis?: number | undefined;
   /** Most spans kept for another attempt after an export failed for a passing reason. Default 2048. */
-  maxRetrySpans?: number;
+  maxRetrySpans?: number | undefined;
 }
 
 /** Options of {@link weftSpanProcessor}: where and how spans are exported. */
 export interface ExportOptions extends ConnectionOptions {
   /** Extra headers on every export request (e.g. for a proxy). They never reach a span or a log line. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Batch settings. */
-  batch?: BatchOptions;
+  batch?: BatchOptions | undefined;
   /** Compress export bodies with gzip. Default false, until the trace service is known to accept it. */
-  compression?: 'gzip' | 'none';
+  compression?: 'gzip' | 'none' | undefined;
   /**
    * Longest wait of a flush, in ms: of `forceFlush()` and `shutdown()`, and with `register()` at exit. A positive
    * integer. Default 3000. Past it weft stops waiting and lets go of its requests: `forceFlush()` keeps the spans not
    * sent for the next attempt, `shutdown()` and the end of the process count them as dropped.
    */
-  exitFlushTimeoutMillis?: number;
+  exitFlushTimeoutMillis?: number | undefined;
 }
 
 /**
@@ -47,29 +47,29 @@ export interface ExportOptions extends ConnectionOptions {
  */
 export interface RegisterOptions extends ExportOptions {
   /** `service.name` of the resource. Env: `OTEL_SERVICE_NAME`. Default: OTel's, `unknown_service:node`. */
-  serviceName?: string;
+  serviceName?: string | undefined;
   /** Extra resource attributes; `OTEL_RESOURCE_ATTRIBUTES` is honoured too (these win). */
-  resourceAttributes?: Record<string, string | number | boolean>;
+  resourceAttributes?: Record<string, string | number | boolean> | undefined;
   /**
    * Instrumentations to enable. Default: all of weft's (the `openai` package). Pass `[]` for none, or your own list
    * (it replaces the default).
    */
-  instrumentations?: Instrumentation[];
+  instrumentations?: Instrumentation[] | undefined;
   /** Further span processors, run before weft's exporter (e.g. to add attributes). */
-  spanProcessors?: SpanProcessor[];
+  spanProcessors?: SpanProcessor[] | undefined;
   /**
    * Register the provider, context manager and propagators globally. Default true. With false, use
    * `handle.tracerProvider.getTracer()` yourself; instrumentations still use this provider.
    */
-  global?: boolean;
+  global?: boolean | undefined;
   /**
    * Flush at normal exit (`beforeExit`), on SIGTERM/SIGINT, and before an uncaught exception ends the process.
    * Default true. Exit codes and signals are unchanged.
    */
-  flushOnExit?: boolean;
+  flushOnExit?: boolean | undefined;
   /**
    * Where weft and OTel report problems (OTel's diagnostic logger), at the level of `WEFT_LOG_LEVEL`, else
    * `OTEL_LOG_LEVEL`, else warn. Default: the console. Pass `false` to keep a logger you set with `diag.setLogger`.
    */
-  logger?: DiagLogger | false;
+  logger?: DiagLogger | false | undefined;
 }

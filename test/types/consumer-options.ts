@@ -14,11 +14,13 @@ import {
   WeftContextSpanProcessor,
   configureTracing,
   op,
+  register,
   safeStringify,
   traceChatCompletion,
   traced,
   withContext,
   withSpan,
+  weftSpanProcessor,
   withThread,
 } from 'weft';
 import { type DevServiceOptions, startDevService } from 'weft/dev';
@@ -30,17 +32,31 @@ const flag: boolean | undefined = env.SOME_FLAG ? env.SOME_FLAG === '1' : undefi
 const signal: AbortSignal | undefined = env.NO_SIGNAL ? undefined : AbortSignal.timeout(1000);
 declare const tracer: Tracer;
 
-// TODO(lead): after src/register and src/config accept undefined, move these in (and the Client's apiKey,
-// project and baseUrl below, which come from src/config's ConnectionOptions):
-// register({ apiKey: text, project: text, baseUrl: text, serviceName: text, headers: undefined, batch: undefined,
-//   compression: undefined, resourceAttributes: undefined, instrumentations: undefined, spanProcessors: undefined,
-//   global: flag, flushOnExit: flag, exitFlushTimeoutMillis: count, logger: undefined });
-// register({ batch: { maxQueueSize: count, maxExportBatchSize: count, scheduledDelayMillis: count,
-//   exportTimeoutMillis: count, maxRetrySpans: count } });
-// weftSpanProcessor({ apiKey: text, project: text, baseUrl: text, headers: undefined, batch: undefined, compression: undefined });
-// new Client({ apiKey: text, project: text, baseUrl: text });
+register({
+  apiKey: text,
+  project: text,
+  baseUrl: text,
+  serviceName: text,
+  headers: undefined,
+  batch: undefined,
+  compression: undefined,
+  resourceAttributes: undefined,
+  instrumentations: undefined,
+  spanProcessors: undefined,
+  global: flag,
+  flushOnExit: flag,
+  exitFlushTimeoutMillis: count,
+  logger: undefined,
+});
+register({
+  batch: { maxQueueSize: count, maxExportBatchSize: count, scheduledDelayMillis: count, exportTimeoutMillis: count, maxRetrySpans: count },
+});
+weftSpanProcessor({ apiKey: text, project: text, baseUrl: text, headers: undefined, batch: undefined, compression: undefined });
 
 const client = new Client({
+  apiKey: text,
+  project: text,
+  baseUrl: text,
   inferenceBaseUrl: text,
   trainingBaseUrl: text,
   timeoutMs: count,

@@ -3,7 +3,7 @@
  * must take it as "not given" (the default applies), never as a value that replaces the default.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Client, op, withContext, withSpan } from 'weft';
+import { Client, op, weftSpanProcessor, withContext, withSpan } from 'weft';
 import { type DevService, startDevService } from 'weft/dev';
 import { named, startHarness, type TracingHarness } from '../tracing/harness.js';
 
@@ -49,6 +49,28 @@ describe('an option set to undefined is not given', () => {
     expect(client.baseUrls).toEqual({ trace: service.url, inference: service.v1Url, training: service.v1Url });
     const options = { signal: undefined, timeoutMs: undefined, maxRetries: undefined, idempotent: undefined, headers: undefined };
     expect(await client.inference.models.list(options)).toMatchObject({ object: 'list' });
+  });
+
+  it('weftSpanProcessor() takes the connection from the environment and weft’s batch defaults', async () => {
+    const previous = process.env.WEFT_PROJECT;
+    process.env.WEFT_PROJECT = 'env-team/env-project';
+    try {
+      const processor = weftSpanProcessor({
+        apiKey: undefined,
+        project: undefined,
+        baseUrl: undefined,
+        headers: undefined,
+        compression: undefined,
+        exitFlushTimeoutMillis: undefined,
+        batch: { maxQueueSize: undefined, maxExportBatchSize: undefined, scheduledDelayMillis: undefined, exportTimeoutMillis: undefined },
+      });
+      open.push({ close: () => processor.shutdown() });
+      expect(processor.project).toBe('env-team/env-project');
+      expect(processor.endpoint).toMatch(/\/otel\/v1\/traces$/);
+    } finally {
+      if (previous === undefined) delete process.env.WEFT_PROJECT;
+      else process.env.WEFT_PROJECT = previous;
+    }
   });
 
   it('trace requests leave undefined fields out (the project is still filled in)', async () => {
