@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type DecodedSpan, StatusCodeValue } from '../../src/otlp/index.js';
 import { runNode } from '../helpers/child.js';
-import { HELLO, type OpenAIServer, startOpenAIServer } from '../helpers/openai-server.js';
-import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
+import { HELLO } from '../helpers/openai-server.js';
+import { loopbackPeersPerTest } from '../helpers/loopback-peers.js';
 
 /**
  * Real processes running the BUILT package (`npm run build` first), the way users start weft: no weft code in
@@ -13,22 +13,13 @@ import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.j
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/instrumentation/${name}`, import.meta.url));
 const API_KEY = 'sk-child-process-key-000111';
 
-let receiver: OtlpReceiver;
-let server: OpenAIServer;
-beforeEach(async () => {
-  receiver = await startOtlpReceiver();
-  server = await startOpenAIServer(HELLO);
-});
-afterEach(async () => {
-  await server.close();
-  await receiver.close();
-});
+const peers = loopbackPeersPerTest();
 
 function env(): Record<string, string> {
   return {
-    WEFT_BASE_URL: receiver.url,
+    WEFT_BASE_URL: peers.receiver.url,
     WEFT_PROJECT: 'acme/chat',
-    OPENAI_BASE_URL: server.baseURL,
+    OPENAI_BASE_URL: peers.server.baseURL,
     OPENAI_API_KEY: API_KEY,
   };
 }
@@ -39,7 +30,7 @@ function expectChatSpans(spans: DecodedSpan[]): void {
   expect(plain?.attributes).toMatchObject({
     'gen_ai.operation.name': 'chat',
     'gen_ai.provider.name': 'openai',
-    'server.port': server.port,
+    'server.port': peers.server.port,
     'gen_ai.response.id': 'chatcmpl-hello',
     'llm.usage.total_tokens': 15,
   });
@@ -53,7 +44,7 @@ describe('an app started with weft/register', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ content: 'Hello there!', chunks: 5, stream: 'Stream' });
-    expectChatSpans(receiver.spans());
+    expectChatSpans(peers.receiver.spans());
   });
 
   it('is traced as CommonJS requiring openai (-r weft/register)', async () => {
@@ -61,14 +52,14 @@ describe('an app started with weft/register', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ content: 'Hello there!', chunks: 5, stream: 'Stream' });
-    expectChatSpans(receiver.spans());
+    expectChatSpans(peers.receiver.spans());
   });
 
   it('patches the ESM and the CommonJS copy of openai in one process once each', async () => {
     const result = await runNode(['--import', 'weft/register', fixture('dual-copies.mjs')], env());
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ distinct: true, esm: 'Hello there!', cjs: 'Hello there!' });
-    expect(receiver.spans().map((s) => s.name).sort()).toEqual(['chat cjs-copy', 'chat esm-copy']);
+    expect(peers.receiver.spans().map((s) => s.name).sort()).toEqual(['chat cjs-copy', 'chat esm-copy']);
   });
 });
 
@@ -76,7 +67,7 @@ describe('content settings from the environment', () => {
   it('records no message content with WEFT_CAPTURE_CONTENT=none', async () => {
     const result = await runNode(['--import', 'weft/register', fixture('chat-calls.mjs')], { ...env(), WEFT_CAPTURE_CONTENT: 'none' });
     expect(result.code).toBe(0);
-    const spans = receiver.spans();
+    const spans = peers.receiver.spans();
     expect(spans).toHaveLength(2);
     for (const span of spans) {
       expect(Object.keys(span.attributes).filter((k) => k.endsWith('.messages') || k.endsWith('instructions'))).toEqual([]);
@@ -90,7 +81,7 @@ describe('content settings from the environment', () => {
       OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT: '2000',
     });
     expect(result.code).toBe(0);
-    const [span] = receiver.spans();
+    const [span] = peers.receiver.spans();
     for (const key of ['gen_ai.input.messages', 'gen_ai.system_instructions', 'gen_ai.output.messages']) {
       const value = span?.attributes[key] as string;
       expect(value.length).toBeLessThanOrEqual(2000);
@@ -106,8 +97,8 @@ describe('an app that calls register() itself', () => {
     const result = await runNode([fixture('explicit-register.cjs')], env());
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toBe('done');
-    expect(server.requests.map((r) => r.body.model)).toEqual(['gpt-4o-mini', 'after-disable']);
-    expect(receiver.spans().map((s) => s.name)).toEqual(['chat gpt-4o-mini']);
+    expect(peers.server.requests.map((r) => r.body.model)).toEqual(['gpt-4o-mini', 'after-disable']);
+    expect(peers.receiver.spans().map((s) => s.name)).toEqual(['chat gpt-4o-mini']);
   });
 });
 
@@ -117,7 +108,7 @@ describe('a CommonJS app that required openai before calling register()', () => 
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toBe('done');
-    expect(receiver.spans().map((s) => s.name)).toEqual(['chat gpt-4o-mini']);
+    expect(peers.receiver.spans().map((s) => s.name)).toEqual(['chat gpt-4o-mini']);
   });
 });
 
@@ -126,8 +117,8 @@ describe('an app that registers its own instrumentation and patches openai by ha
     const result = await runNode([fixture('custom-instance-disable.cjs')], env());
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toBe('unpatched');
-    expect(server.requests.map((r) => r.body.model)).toEqual(['gpt-4o-mini', 'after-disable']);
-    const spans = receiver.spans();
+    expect(peers.server.requests.map((r) => r.body.model)).toEqual(['gpt-4o-mini', 'after-disable']);
+    const spans = peers.receiver.spans();
     expect(spans.map((s) => s.name)).toEqual(['chat gpt-4o-mini']);
     expect(spans[0]?.attributes['gen_ai.input.messages']).toBeUndefined();
   });
@@ -135,21 +126,21 @@ describe('an app that registers its own instrumentation and patches openai by ha
 
 describe('a stream the app drops unfinished', () => {
   it('still ends its span once it is garbage-collected', async () => {
-    server.reply({ ...HELLO, hangAfterChunks: 2 });
+    peers.server.reply({ ...HELLO, hangAfterChunks: 2 });
     const result = await runNode(['--expose-gc', fixture('abandoned-stream.mjs')], env());
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('stream collected');
-    const spans = receiver.spans();
+    const spans = peers.receiver.spans();
     expect(spans.map((s) => s.name)).toEqual(['chat gpt-4o-mini']);
     expect(spans[0]?.attributes).toMatchObject({ 'gen_ai.request.stream': true, 'gen_ai.response.id': 'chatcmpl-hello' });
   });
 
   it('ends the span as failed once it is garbage-collected, when the app aborted it without reading it', async () => {
-    server.reply({ ...HELLO, hangAfterChunks: 2 });
+    peers.server.reply({ ...HELLO, hangAfterChunks: 2 });
     const result = await runNode(['--expose-gc', fixture('abandoned-stream.mjs'), 'abort'], env());
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('stream collected');
-    const spans = receiver.spans();
+    const spans = peers.receiver.spans();
     expect(spans.map((s) => s.name)).toEqual(['chat gpt-4o-mini']);
     expect(spans[0]?.status.code).toBe(StatusCodeValue.ERROR);
     expect(spans[0]?.attributes).toMatchObject({ 'gen_ai.request.stream': true, 'error.type': 'AbortError' });

@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runNode } from '../helpers/child.js';
-import { HELLO, type OpenAIServer, startOpenAIServer } from '../helpers/openai-server.js';
-import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
+import { loopbackPeersPerTest } from '../helpers/loopback-peers.js';
 
 /**
  * On Node 20 and 22, the first context entered through AsyncLocalStorage installs async hooks that cost every
@@ -14,16 +13,7 @@ const fixture = fileURLToPath(new URL('../fixtures/register/async-hooks.cjs', im
 // Node 24 runs AsyncLocalStorage on async context frames, which need no hooks at all.
 const alsUsesAsyncHooks = Number(process.versions.node.split('.')[0]) < 24;
 
-let receiver: OtlpReceiver;
-let server: OpenAIServer;
-beforeEach(async () => {
-  receiver = await startOtlpReceiver();
-  server = await startOpenAIServer(HELLO);
-});
-afterEach(async () => {
-  await server.close();
-  await receiver.close();
-});
+const peers = loopbackPeersPerTest();
 
 interface Report {
   hooksAfterChatCalls: boolean;
@@ -34,9 +24,9 @@ interface Report {
 
 async function run(mode: 'op' | 'listener'): Promise<Report> {
   const result = await runNode([fixture, mode], {
-    WEFT_BASE_URL: receiver.url,
+    WEFT_BASE_URL: peers.receiver.url,
     WEFT_PROJECT: 'acme/hooks',
-    OPENAI_BASE_URL: server.baseURL,
+    OPENAI_BASE_URL: peers.server.baseURL,
     OPENAI_API_KEY: 'sk-hooks',
   });
   expect(result.stderr).toBe('');
@@ -45,7 +35,7 @@ async function run(mode: 'op' | 'listener'): Promise<Report> {
 }
 
 function chatSpanIds(model: string): string[] {
-  return receiver
+  return peers.receiver
     .spans()
     .filter((s) => s.name === `chat ${model}`)
     .map((s) => s.spanId);

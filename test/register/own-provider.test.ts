@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runNode } from '../helpers/child.js';
-import { HELLO, type OpenAIServer, startOpenAIServer } from '../helpers/openai-server.js';
-import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
+import { loopbackPeersPerTest } from '../helpers/loopback-peers.js';
 
 // The README's recipe for an app that has its own OpenTelemetry setup (NodeSDK): weft's span processors and
 // instrumentations on the app's provider, no register(). Followed as written, an openai call is traced, under
@@ -10,27 +9,18 @@ import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.j
 
 const fixture = (name: string) => fileURLToPath(new URL(`fixtures/${name}`, import.meta.url));
 
-let receiver: OtlpReceiver;
-let server: OpenAIServer;
-beforeEach(async () => {
-  receiver = await startOtlpReceiver();
-  server = await startOpenAIServer(HELLO);
-});
-afterEach(async () => {
-  await server.close();
-  await receiver.close();
-});
+const peers = loopbackPeersPerTest();
 
 async function runApp(app: string, env: Record<string, string> = {}) {
   const result = await runNode(['--import', fixture('own-provider-telemetry.mjs'), fixture(app)], {
-    WEFT_BASE_URL: receiver.url,
-    OPENAI_BASE_URL: server.baseURL,
+    WEFT_BASE_URL: peers.receiver.url,
+    OPENAI_BASE_URL: peers.server.baseURL,
     OPENAI_API_KEY: 'sk-own-provider',
     ...env,
   });
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
-  const spans = receiver.spans();
+  const spans = peers.receiver.spans();
   const app_ = spans.find((s) => s.name === 'handle-request');
   const chat = spans.find((s) => s.name === 'chat own-provider');
   return { spans, app: app_, chat };
