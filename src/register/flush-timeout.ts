@@ -19,6 +19,11 @@ export function resolveFlushTimeout(value: unknown): number {
   return value;
 }
 
+/** Reports, once per kind, that a flush or shutdown (`what`) failed, with the error's message. */
+export function reportFailure(what: string): (error: unknown) => void {
+  return (error) => reportOnce(`${what}-failed`, `${what} failed: ${(error as Error)?.message ?? String(error)}`);
+}
+
 /** How many of the pipeline's spans are neither exported nor dropped yet. */
 export function unsentSpans(pipeline: ExportPipeline): number {
   const { stats } = pipeline;
@@ -59,9 +64,7 @@ export function withFlushTimeout(pipeline: ExportPipeline, flushTimeout: number)
     onStart: (span, parent) => pipeline.onStart(span, parent),
     onEnd: (span) => pipeline.onEnd(span),
     forceFlush: async () => {
-      const finished = await settleWithin(pipeline.forceFlush(), flushTimeout, (error) => {
-        reportOnce('flush-failed', `flush failed: ${(error as Error)?.message ?? String(error)}`);
-      });
+      const finished = await settleWithin(pipeline.forceFlush(), flushTimeout, reportFailure('flush'));
       if (finished) return;
       // Its requests no longer hold the process; their spans, if they fail, wait for the next attempt.
       pipeline.releaseConnections();
@@ -69,9 +72,7 @@ export function withFlushTimeout(pipeline: ExportPipeline, flushTimeout: number)
     },
     shutdown: () => {
       stopping ??= (async () => {
-        const finished = await settleWithin(pipeline.shutdown(), flushTimeout, (error) => {
-          reportOnce('shutdown-failed', `shutdown failed: ${(error as Error)?.message ?? String(error)}`);
-        });
+        const finished = await settleWithin(pipeline.shutdown(), flushTimeout, reportFailure('shutdown'));
         if (!finished) gaveUpShuttingDown(pipeline, flushTimeout);
       })();
       return stopping;

@@ -25,7 +25,7 @@ import { rememberSecret } from '../secrets.js';
 import { createExportStats, type ExportStats } from './export-stats.js';
 import { installExitHooks } from './exit-hooks.js';
 import { settleWithin } from './settle-within.js';
-import { reportFlushGivenUp, gaveUpShuttingDown, resolveFlushTimeout, unsentSpans } from './flush-timeout.js';
+import { gaveUpShuttingDown, reportFailure, reportFlushGivenUp, resolveFlushTimeout, unsentSpans } from './flush-timeout.js';
 import type { RegisterOptions } from './options.js';
 import { buildResource } from './resource.js';
 import { checkRegisterOptions } from './check-options.js';
@@ -74,9 +74,7 @@ type GlobalState = { [STATE_KEY]?: WeftHandle };
 const state = globalThis as GlobalState;
 
 function safely(what: string, work: () => Promise<void>): Promise<void> {
-  return work().catch((error: unknown) => {
-    reportOnce(`${what}-failed`, `${what} failed: ${(error as Error)?.message ?? String(error)}`);
-  });
+  return work().catch(reportFailure(what));
 }
 
 /** Whether OTel's standard `OTEL_SDK_DISABLED` is `true` (in any case), which turns the SDK, and weft, off. */
@@ -241,9 +239,7 @@ export function register(given?: RegisterOptions): WeftHandle {
     lastFlushedAt = exporting.stats.spansEnded;
     const mark = exporting.failureMark();
     const flushing = atExit ? provider.forceFlush().then(() => exporting.lastAttempt(mark)) : provider.forceFlush();
-    const finished = await settleWithin(flushing, flushTimeout, (error) => {
-      reportOnce('flush-failed', `flush failed: ${(error as Error)?.message ?? String(error)}`);
-    });
+    const finished = await settleWithin(flushing, flushTimeout, reportFailure('flush'));
     if (!finished) exporting.releaseConnections();
     return finished;
   };
@@ -296,9 +292,7 @@ export function register(given?: RegisterOptions): WeftHandle {
         try {
           // Bounded as a flush is: past the timeout, what is not sent is counted as dropped and the connections
           // are closed, so that a service that is down or hanging does not hold the app's own shutdown.
-          const finished = await settleWithin(provider.shutdown(), flushTimeout, (error) => {
-            reportOnce('shutdown-failed', `shutdown failed: ${(error as Error)?.message ?? String(error)}`);
-          });
+          const finished = await settleWithin(provider.shutdown(), flushTimeout, reportFailure('shutdown'));
           if (!finished) gaveUpShuttingDown(exporting, flushTimeout);
         } finally {
           if (isGlobal) {
