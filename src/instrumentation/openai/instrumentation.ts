@@ -11,9 +11,12 @@ import type { OpenAIInstrumentationConfig } from './types.js';
 
 /** The instrumentation scope of the spans this instrumentation makes. */
 export const OPENAI_INSTRUMENTATION_NAME = 'weft/openai';
+// The majors whose layout has `Chat.Completions.prototype.create`: from 4, below 8.
+const FIRST_MAJOR = 4;
+const MAJOR_BEYOND = 8;
 /** The `openai` versions patched automatically: every major whose layout has `Chat.Completions.prototype.create`. */
-export const SUPPORTED_OPENAI_VERSIONS = ['>=4.0.0 <8'];
-const isSupportedMajor = (major: number) => major >= 4 && major < 8;
+export const SUPPORTED_OPENAI_VERSIONS = [`>=${FIRST_MAJOR}.0.0 <${MAJOR_BEYOND}`];
+const isSupportedMajor = (major: number) => major >= FIRST_MAJOR && major < MAJOR_BEYOND;
 
 // Global, so that two copies of weft (ESM and CommonJS) in one process never patch the same method twice.
 const WEFT_WRAPPER = Symbol.for('weft.openai.wrapper');

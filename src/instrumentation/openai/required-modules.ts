@@ -21,7 +21,15 @@ export function requiredOpenAIModules(supported: (major: number) => boolean): un
   return found;
 }
 
+// Each enable() looks again (the constructor enables, register() enables): a package's major is read from disk once.
+const majorsByDir = new Map<string, number | undefined>();
+
 function installedMajor(packageDir: string): number | undefined {
+  if (!majorsByDir.has(packageDir)) majorsByDir.set(packageDir, readMajor(packageDir));
+  return majorsByDir.get(packageDir);
+}
+
+function readMajor(packageDir: string): number | undefined {
   try {
     const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version?: unknown };
     const major = typeof version === 'string' ? Number.parseInt(version, 10) : Number.NaN;
