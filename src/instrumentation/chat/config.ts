@@ -113,7 +113,7 @@ type Env = Record<string, string | undefined>;
  * environment. Throws {@link WeftConfigError} for a value weft cannot use.
  */
 export function resolveChatTracingConfig(config: ChatTracingConfig = {}, env: Env = process.env): ResolvedChatTracingConfig {
-  const capture = resolveCapture(config.captureContent, env);
+  const sides = captureSides(resolveCapture(config.captureContent, env));
   // The SDK cuts longer values without regard for JSON, so its limit caps whatever was asked for.
   const sdkLimit = envLimit(env) ?? Number.POSITIVE_INFINITY;
   const maxAttributeLength = Math.min(
@@ -128,8 +128,8 @@ export function resolveChatTracingConfig(config: ChatTracingConfig = {}, env: En
     throw new WeftConfigError('redactContent', undefined, 'weft: option `redactContent` must be a function.');
   }
   return {
-    captureInput: captureSides(capture).input,
-    captureOutput: captureSides(capture).output,
+    captureInput: sides.input,
+    captureOutput: sides.output,
     redactContent: config.redactContent,
     maxMessageLength,
     maxAttributeLength,
@@ -158,11 +158,9 @@ export function fitToLengthLimit(config: ResolvedChatTracingConfig, limit: numbe
   return fit;
 }
 
+/** The option, else the environment's setting, else true; the caller's {@link captureSides} checks the option. */
 function resolveCapture(option: CaptureContent | undefined, env: Env): CaptureContent {
-  if (option !== undefined) {
-    captureSides(option);
-    return option;
-  }
+  if (option !== undefined) return option;
   const weft = env[CHAT_TRACING_ENV.captureContent]?.trim().toLowerCase();
   if (weft) {
     const byName: Record<string, CaptureContent> = { all: true, true: true, input: 'input', output: 'output', none: false, false: false };
