@@ -77,6 +77,13 @@ describe('OTEL_SDK_DISABLED=true', () => {
 });
 
 describe('OTEL_BSP_* variables', () => {
+  /** Ends five spans and flushes: the requests the receiver got say how they were batched. */
+  async function endFiveSpansAndFlush(handle: WeftHandle): Promise<void> {
+    const tracer = handle.tracerProvider.getTracer('t');
+    for (let i = 0; i < 5; i++) tracer.startSpan(`span-${i}`).end();
+    await handle.forceFlush();
+  }
+
   function start(batch?: Record<string, number>): WeftHandle {
     weft = register({
       baseUrl: receiver?.url,
@@ -95,9 +102,7 @@ describe('OTEL_BSP_* variables', () => {
     process.env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE = '2';
     process.env.OTEL_BSP_SCHEDULE_DELAY = '60000';
     const handle = start();
-    const tracer = handle.tracerProvider.getTracer('t');
-    for (let i = 0; i < 5; i++) tracer.startSpan(`span-${i}`).end();
-    await handle.forceFlush();
+    await endFiveSpansAndFlush(handle);
     expect(receiver.requests.map((r) => r.spans.length)).toEqual([2, 2, 1]);
   });
 
@@ -106,9 +111,7 @@ describe('OTEL_BSP_* variables', () => {
     process.env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE = '2';
     process.env.OTEL_BSP_MAX_QUEUE_SIZE = 'not a number';
     const handle = start({ maxExportBatchSize: 5, maxQueueSize: 100 });
-    const tracer = handle.tracerProvider.getTracer('t');
-    for (let i = 0; i < 5; i++) tracer.startSpan(`span-${i}`).end();
-    await handle.forceFlush();
+    await endFiveSpansAndFlush(handle);
     expect(receiver.requests.map((r) => r.spans.length)).toEqual([5]);
   });
 
@@ -117,9 +120,7 @@ describe('OTEL_BSP_* variables', () => {
     process.env.OTEL_BSP_MAX_QUEUE_SIZE = '2';
     process.env.OTEL_BSP_SCHEDULE_DELAY = '60000';
     const handle = start();
-    const tracer = handle.tracerProvider.getTracer('t');
-    for (let i = 0; i < 5; i++) tracer.startSpan(`span-${i}`).end();
-    await handle.forceFlush();
+    await endFiveSpansAndFlush(handle);
     const sizes = receiver.requests.map((r) => r.spans.length);
     expect(Math.max(...sizes)).toBe(2);
     expect(handle.stats.spansExported + handle.stats.spansDropped).toBe(5);
