@@ -151,9 +151,17 @@ export function settle<R>(call: ActiveCall, result: R): R {
   return result;
 }
 
+/**
+ * Given to `asResponse()` when weft follows an APIPromise only to learn when it settles. weft's own hook on a traced
+ * chat call's promise (see the openai instrumentation's api-promise.ts) takes a bare `asResponse()` to mean that the app
+ * reads the raw body itself; this tells it that nobody does. openai's `asResponse()` takes no argument. A registered
+ * symbol, so that two copies of weft in one process understand each other.
+ */
+export const FOLLOWING_ONLY: unique symbol = Symbol.for('weft.asResponse.followingOnly');
+
 /** The part of the `openai` package's APIPromise that weft reads. */
 interface ApiPromiseLike {
-  asResponse(): Promise<unknown>;
+  asResponse(marker?: typeof FOLLOWING_ONLY): Promise<unknown>;
   /** Set by the SDK once something parses the body (the app's `await`, `then`, `withResponse()`). */
   parsedPromise?: Promise<unknown>;
 }
@@ -164,7 +172,7 @@ interface ApiPromiseLike {
  * reads nothing; by then an app that awaits the promise has started the parse, whose value becomes the output.
  */
 function followWithoutParsing(promise: ApiPromiseLike, succeed: (value: unknown) => void, fail: (error: unknown) => void): void {
-  promise.asResponse().then(() => {
+  promise.asResponse(FOLLOWING_ONLY).then(() => {
     const parsed = promise.parsedPromise;
     if (parsed && typeof parsed.then === 'function') parsed.then(succeed, fail);
     else succeed(undefined);

@@ -86,6 +86,23 @@ describe('a non-streamed chat completion', () => {
     expect(chat?.traceId).toBe(parent?.traceId);
   });
 
+  // op() follows an APIPromise through asResponse(), which weft's hook on it must not take for the app's own.
+  for (const stream of [false, true]) {
+    it(`records the response of a ${stream ? 'stream' : 'call'} whose APIPromise an op returns as it is`, async () => {
+      h.server.reply(HELLO);
+      const ask = op(function ask() {
+        return h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream });
+      });
+      const result = await ask();
+      const chunks: unknown[] = [];
+      if (result instanceof Stream) for await (const chunk of result) chunks.push(chunk);
+      const chat = (await h.spans(2)).find((s) => s.name === 'chat gpt-4o-mini');
+      expect(withContentParsed(chat!.attributes)).toMatchObject({ 'gen_ai.output.messages': HELLO_OUTPUT, 'llm.usage.total_tokens': 15 });
+      // The usage chunk weft asked for stays hidden.
+      expect(chunks).toHaveLength(stream ? 5 : 0);
+    });
+  }
+
   it('carries the thread of a withThread() scope, also as gen_ai.conversation.id; the op around it does not', async () => {
     h.server.reply(HELLO);
     const ask = op(async function ask(question: string) {
@@ -555,6 +572,20 @@ describe('the API promise keeps its helpers', () => {
     expect(body.choices[0]?.message.content).toBe('Hello there!');
     const [span] = await h.spans(1);
     expect(withContentParsed(span!.attributes)).toEqual({ ...h.common(), 'gen_ai.input.messages': HI_INPUT });
+  });
+
+  it('.asResponse() on a stream sends the request as the app gave it: the raw body has no usage weft asked for', async () => {
+    for (const stream_options of [undefined, { include_usage: false }]) {
+      h.server.reply(HELLO);
+      const body = { model: 'gpt-4o-mini', messages: USER_HI, stream: true as const, ...(stream_options ? { stream_options } : {}) };
+      const response = await h.client().chat.completions.create(body).asResponse();
+      const text = await response.text();
+      expect(h.server.requests.at(-1)?.body).toEqual(body);
+      expect(text).toContain('Hello');
+      expect(text).not.toContain('usage');
+    }
+    const spans = await h.spans(2);
+    expect(spans.map((s) => s.attributes['gen_ai.request.stream'])).toEqual([true, true]);
   });
 
   it('.parse() on the API promise resolves to the completion', async () => {

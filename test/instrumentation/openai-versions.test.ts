@@ -35,6 +35,7 @@ interface ChatClient {
     completions: {
       create(body: object): Promise<AsyncIterable<unknown> & Completion & { controller: AbortController }> & {
         withResponse(): Promise<{ data: Completion; response: Response }>;
+        asResponse(): Promise<Response>;
       };
     };
   };
@@ -110,6 +111,15 @@ for (const { name, make } of majors) {
       const { data, response } = await make().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI }).withResponse();
       expect(data.id).toBe('chatcmpl-hello');
       expect(response.status).toBe(200);
+      await h.spans(1);
+    });
+
+    it('sends a stream taken with .asResponse() as the app gave it', async () => {
+      h.server.reply(HELLO);
+      const body = { model: 'gpt-4o-mini', messages: USER_HI, stream: true };
+      const response = await make().chat.completions.create(body).asResponse();
+      expect(await response.text()).not.toContain('usage');
+      expect(h.server.requests.at(-1)?.body).toEqual(body);
       await h.spans(1);
     });
 

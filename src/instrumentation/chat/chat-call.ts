@@ -36,6 +36,13 @@ export interface ChatCall {
   /** Ends the span with what is known, e.g. when the caller took the raw HTTP response and weft will not see the body. */
   end(): void;
   /**
+   * Takes back the `stream_options.include_usage` weft added to a streamed request, so that the request goes out as
+   * the caller gave it, for a caller about to read the raw body, where what weft asked for could not be hidden (openai's
+   * `.asResponse()`). Effective while the SDK has not yet serialized the request (openai does so after an `await`, so
+   * in the tick of the call); the span then has no usage. Nothing to do when weft added nothing.
+   */
+  withdrawUsageRequest(): void;
+  /**
    * Wraps a stream's chunk iterator: chunks pass through unchanged (minus the usage-only chunk weft asked for)
    * and the span ends when the iteration completes, fails, is stopped early (`break`), or — given the request's
    * `signal` — was aborted. Only the first iterator is observed; later ones are returned as they are. Give the
@@ -138,6 +145,15 @@ export class ChatCallRecorder implements ChatCall {
     } catch (error) {
       reportInternalError('span end', error);
     }
+  }
+
+  withdrawUsageRequest(): void {
+    if (!this.hideUsage || this.done) return;
+    const sent = this.request as { stream_options?: unknown };
+    // The request weft sends is its own copy (see withUsageRequested): the caller's object was never changed.
+    const given = this.pendingContent?.stream_options;
+    if (given === undefined) delete sent.stream_options;
+    else sent.stream_options = given;
   }
 
   /** Ends a stream's span: as failed if `signal` was aborted before the whole response came, else with what was received. */

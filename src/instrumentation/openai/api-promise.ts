@@ -1,5 +1,6 @@
 import type { ChatCall } from '../chat/index.js';
 import { reportOnce } from '../../diagnostics.js';
+import { FOLLOWING_ONLY } from '../../tracing/traced-call.js';
 
 /**
  * The parts of openai's `APIPromise` (4.x–7.x) weft hooks. It is a lazy promise: the response arrives on
@@ -55,15 +56,20 @@ export function settleApiPromise<T>(result: T, call: ChatCall, received?: () => 
     );
   };
 
-  // `.asResponse()` alone never parses, so the span ends with the response, without the body weft cannot read.
+  // `.asResponse()` alone never parses, so the span ends with the response, without the body weft cannot read; and
+  // since weft cannot hide from a raw body the usage it would have asked for, it asks for none.
   const asResponse = promise.asResponse;
   Object.defineProperty(promise, 'asResponse', {
     configurable: true,
     writable: true,
     value: function weftAsResponse(this: APIPromiseShape, ...args: unknown[]) {
-      const parsing = this.parsedPromise !== undefined;
-      const response = (asResponse as (...a: unknown[]) => Promise<unknown>).apply(this, args);
-      if (!parsing) response.then(() => call.end(), () => undefined);
+      // op() and withSpan() follow a promise an op returns through asResponse() too, reading nothing (FOLLOWING_ONLY).
+      const following = args[0] === FOLLOWING_ONLY;
+      const readsBody = !following && this.parsedPromise === undefined;
+      // The app reads the raw body itself: the request must go out as the app wrote it (see withdrawUsageRequest).
+      if (readsBody) call.withdrawUsageRequest();
+      const response = (asResponse as (...a: unknown[]) => Promise<unknown>).apply(this, following ? [] : args);
+      if (readsBody) response.then(() => call.end(), () => undefined);
       return response;
     },
   });
