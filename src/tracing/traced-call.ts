@@ -2,6 +2,7 @@ import { type Attributes, type Context, type Span, SpanStatusCode, trace } from 
 import { ATTR } from './attributes.js';
 import { inputsValue, outputValue } from './content.js';
 import { reportTracingFailure } from './failures.js';
+import { type ApiPromiseLike, followApiPromise } from './follow-api-promise.js';
 import { recordedErrorText } from './serialize.js';
 import { type ContentOptions, fitToSpan, resolveContentOptions } from './settings.js';
 import { type SpanState, trackSpan } from './span-state.js';
@@ -92,8 +93,8 @@ function endSafely(span: Span): void {
  *   without weft (a native promise's identity carries nothing, and the type is still `Promise`);
  * - a Promise subclass (such as the `openai` package's APIPromise, with `withResponse()`) is returned as the very
  *   same object and followed on a side branch that records its outcome: its work already started when it was
- *   made (a rejection it records counts as handled; see below). An APIPromise is followed through `asResponse()`,
- *   never `then`, which would read its body;
+ *   made (a rejection it records counts as handled; see below). An APIPromise is followed to what the app makes of
+ *   it, never with `then`, which would read its body (see followApiPromise);
  * - any other thenable (a lazy query builder, say) is not touched, since `then` may be what runs it: the span
  *   ends now, without an output;
  * - plain values end the span at once.
@@ -136,7 +137,7 @@ export function settle<R>(call: ActiveCall, result: R): R {
     };
   try {
     if (typeof (result as { asResponse?: unknown }).asResponse === 'function') {
-      followWithoutParsing(result as unknown as ApiPromiseLike, once((value: unknown) => succeed(call, value)), once((error: unknown) => fail(call, error)));
+      followApiPromise(result as unknown as ApiPromiseLike, once((value: unknown) => succeed(call, value)), once((error: unknown) => fail(call, error)));
       return result;
     }
     (result as Promise<unknown>).then(
@@ -149,34 +150,6 @@ export function settle<R>(call: ActiveCall, result: R): R {
     once(() => endSafely(call.span))(undefined);
   }
   return result;
-}
-
-/**
- * Given to `asResponse()` when weft follows an APIPromise only to learn when it settles. weft's own hook on a traced
- * chat call's promise (see the openai instrumentation's api-promise.ts) takes a bare `asResponse()` to mean that the app
- * reads the raw body itself; this tells it that nobody does. openai's `asResponse()` takes no argument. A registered
- * symbol, so that two copies of weft in one process understand each other.
- */
-export const FOLLOWING_ONLY: unique symbol = Symbol.for('weft.asResponse.followingOnly');
-
-/** The part of the `openai` package's APIPromise that weft reads. */
-interface ApiPromiseLike {
-  asResponse(marker?: typeof FOLLOWING_ONLY): Promise<unknown>;
-  /** Set by the SDK once something parses the body (the app's `await`, `then`, `withResponse()`). */
-  parsedPromise?: Promise<unknown>;
-}
-
-/**
- * Follows an APIPromise without making it parse: its `then` reads the response body, which would leave an app that
- * takes the raw response with `asResponse()` a body already used. `asResponse()` settles with the HTTP response and
- * reads nothing; by then an app that awaits the promise has started the parse, whose value becomes the output.
- */
-function followWithoutParsing(promise: ApiPromiseLike, succeed: (value: unknown) => void, fail: (error: unknown) => void): void {
-  promise.asResponse(FOLLOWING_ONLY).then(() => {
-    const parsed = promise.parsedPromise;
-    if (parsed && typeof parsed.then === 'function') parsed.then(succeed, fail);
-    else succeed(undefined);
-  }, fail);
 }
 
 function hasKeys(record: Record<string, unknown>): boolean {

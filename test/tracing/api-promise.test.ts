@@ -1,8 +1,14 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { op } from 'weft';
+import { op, withSpan } from 'weft';
 import { HELLO, type OpenAIServer, startOpenAIServer } from '../helpers/openai-server.js';
 import { named, outputOf, startHarness, type TracingHarness } from './harness.js';
+
+// The flag only takes effect for contexts made after it is set, so `gc` comes from a new one.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 // An op that returns the openai package's APIPromise itself: weft follows it without making it parse the body.
 
@@ -53,4 +59,59 @@ it('records the error of a failed request and hands the app the same error', asy
   server.reply(HELLO);
   expect(caught).toBeInstanceOf(OpenAI.APIError);
   expect(named(spans, 'ask').status.code).toBe(2);
+});
+
+/** Resolves once the loopback server has answered and the answer has had time to reach the client. */
+async function answered(): Promise<void> {
+  const before = server.requests.length;
+  while (server.requests.length === before) await new Promise((resolve) => setTimeout(resolve, 5));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+it('records the completion when the app awaits the APIPromise only after its response arrived', async () => {
+  let content: string | null | undefined;
+  const spans = await harness.capture(async () => {
+    const pending = ask();
+    await answered();
+    content = (await pending).choices[0]?.message.content;
+  });
+  expect(content).toBe('Hello there!');
+  expect(outputOf(named(spans, 'ask'))).toMatchObject({ choices: [{ message: { content: 'Hello there!' } }] });
+});
+
+it('records the completion through withSpan() and withResponse() taken late', async () => {
+  let status: number | undefined;
+  const spans = await harness.capture(async () => {
+    const pending = withSpan('block', () => ask());
+    await answered();
+    status = (await pending.withResponse()).response.status;
+  });
+  expect(status).toBe(200);
+  for (const name of ['block', 'ask']) {
+    expect(outputOf(named(spans, name))).toMatchObject({ choices: [{ message: { content: 'Hello there!' } }] });
+  }
+});
+
+it('ends the span without output once the response arrived, when the app takes the raw response late', async () => {
+  let body = '';
+  const spans = await harness.capture(async () => {
+    const pending = ask();
+    await answered();
+    body = await (await pending.asResponse()).text();
+  });
+  expect(JSON.parse(body).choices[0].message.content).toBe('Hello there!');
+  expect(named(spans, 'ask').status.code).not.toBe(2);
+  expect(named(spans, 'ask').attributes).not.toHaveProperty('output');
+});
+
+it('ends the span once an APIPromise nobody ever took is garbage-collected', async () => {
+  const spans = await harness.capture(async () => {
+    ask();
+    await answered();
+    for (let round = 0; round < 5; round++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  });
+  expect(named(spans, 'ask').status.code).not.toBe(2);
 });

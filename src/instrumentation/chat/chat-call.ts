@@ -220,7 +220,8 @@ export class ChatCallRecorder implements ChatCall {
       this.streamSignal = signal;
       if (typeof target.iterator === 'function' && typeof target.controller === 'object') {
         const factory = target.iterator;
-        target.iterator = function observedIteratorFactory(this: unknown, ...args: unknown[]) {
+        // Named as the method it stands for: an app (or an op recording the stream as its output) sees `iterator`.
+        target.iterator = function iterator(this: unknown, ...args: unknown[]) {
           return call.observeChunks(factory.apply(this, args), signal, stream);
         };
       } else {

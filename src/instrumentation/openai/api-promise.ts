@@ -1,6 +1,6 @@
 import type { ChatCall } from '../chat/index.js';
 import { reportOnce } from '../../diagnostics.js';
-import { FOLLOWING_ONLY } from '../../tracing/traced-call.js';
+import { FOLLOWING_ONLY } from '../../tracing/follow-api-promise.js';
 
 /**
  * The parts of openai's `APIPromise` (4.x–7.x) weft hooks. It is a lazy promise: the response arrives on
