@@ -73,13 +73,15 @@ export function installExitHooks(
   const onBeforeExit = () => {
     if (flushing || exitFlushes >= MAX_EXIT_FLUSHES || !hasNewSpans()) return;
     exitFlushes += 1;
+    // Counted now, while the app's listeners are all there: a `once` listener is gone by the time the flush ends.
+    const appListens = process.listenerCount('beforeExit') > 1;
     // Past the timeout weft has let go of the hanging requests. The loop was empty when `beforeExit` came, so only
     // `beforeExit` listeners can have started work since: when weft's is the only one, the process ends now, with
     // its exit code, as it was about to (nothing of weft's would hold it, but a new `beforeExit` would come
     // first). When the app listens too, its work may still be running: weft never cuts it off, and the process
     // ends once that is done.
     void flushOnce().then((finished) => {
-      if (!finished && process.listenerCount('beforeExit') <= 1) process.exit();
+      if (!finished && !appListens) process.exit();
     });
   };
 
@@ -102,7 +104,7 @@ export function installExitHooks(
       void flushOnce().then(reraise);
     };
     signalHandlers.set(signal, handler);
-    process.on(signal, handler);
+    process.prependListener(signal, handler);
   }
 
   let crashing = false;
@@ -122,8 +124,11 @@ export function installExitHooks(
       }),
     );
   };
-  process.on('uncaughtException', onUncaught);
-  process.on('beforeExit', onBeforeExit);
+  // weft's listeners go first: whether the app handles an event is asked as it comes, and a `once` listener that ran
+  // before weft's would no longer be counted. (One the app prepends with `prependOnceListener` after register()
+  // still runs first, and is not counted.)
+  process.prependListener('uncaughtException', onUncaught);
+  process.prependListener('beforeExit', onBeforeExit);
   process.on('exit', onEnd);
 
   return () => {

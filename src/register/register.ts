@@ -220,14 +220,18 @@ export function register(given?: RegisterOptions): WeftHandle {
   }
 
   const instrumentations = options.instrumentations ?? weftInstrumentations();
+  const listed = [instrumentations].flat(Number.POSITIVE_INFINITY) as (Instrumentation & { isEnabled?: () => boolean })[];
   let disable: (() => void) | undefined = registerInstrumentations({ tracerProvider: provider, instrumentations });
+  // OTel's registerInstrumentations() enables only an instrumentation configured `enabled: false`: one an earlier
+  // handle's shutdown() disabled still says `enabled: true`, and would stay off, silently, under this registration.
+  for (const instrumentation of listed) if (instrumentation.isEnabled?.() === false) instrumentation.enable();
   const disableInstrumentations = () => {
     disable?.();
     disable = undefined;
     // instrumentOpenAI() patches through the shared instance, which an app that gave register() an instance of its
     // own never handed over: left enabled, it would keep tracing openai, with its own options, after this.
     const shared = existingSharedOpenAIInstrumentation();
-    if (shared && ![instrumentations].flat(Number.POSITIVE_INFINITY).includes(shared)) shared.disable();
+    if (shared && !listed.includes(shared)) shared.disable();
   };
 
   let lastFlushedAt = -1;
