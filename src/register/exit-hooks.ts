@@ -43,6 +43,10 @@ function appListens(signal: NodeJS.Signals): boolean {
  * `onEnd` runs, synchronously, once the process is certainly ending: at its `exit` event, and just before weft
  * raises a signal again (a process killed by a signal has no `exit` event). Nothing can be sent after it.
  *
+ * `endUnfinished` runs before the flush on the paths where weft ends the process, or where it would end anyway
+ * with nothing left to run (a signal or an uncaught exception the app does not handle, `beforeExit` with no
+ * `beforeExit` work of the app's): the calls still traced then have their spans ended, and sent with the rest.
+ *
  * @returns a function that removes the hooks.
  */
 export function installExitHooks(
@@ -50,6 +54,7 @@ export function installExitHooks(
   hasNewSpans: () => boolean,
   onGiveUp: () => void,
   onEnd: () => void,
+  endUnfinished: (why: string) => void,
 ): () => void {
   let flushing: Promise<boolean> | undefined;
   // Every path flushes through here and hears of a give-up: an app that handles the signal or the error itself
@@ -71,10 +76,13 @@ export function installExitHooks(
   // handlers record, then the process ends as it was about to.
   let exitFlushes = 0;
   const onBeforeExit = () => {
-    if (flushing || exitFlushes >= MAX_EXIT_FLUSHES || !hasNewSpans()) return;
-    exitFlushes += 1;
+    if (flushing || exitFlushes >= MAX_EXIT_FLUSHES) return;
     // Counted now, while the app's listeners are all there: a `once` listener is gone by the time the flush ends.
     const appListens = process.listenerCount('beforeExit') > 1;
+    // Nothing is left to run that could finish a call still traced: unless the app's own `beforeExit` work may.
+    if (!appListens) endUnfinished('the process had nothing left to run');
+    if (!hasNewSpans()) return;
+    exitFlushes += 1;
     // Past the timeout weft has let go of the hanging requests. The loop was empty when `beforeExit` came, so only
     // `beforeExit` listeners can have started work since: when weft's is the only one, the process ends now, with
     // its exit code, as it was about to (nothing of weft's would hold it, but a new `beforeExit` would come
@@ -101,6 +109,7 @@ export function installExitHooks(
         process.kill(process.pid, signal);
       };
       if (flushing) return reraise();
+      endUnfinished(`the process received ${signal}`);
       void flushOnce().then(reraise);
     };
     signalHandlers.set(signal, handler);
@@ -117,6 +126,7 @@ export function installExitHooks(
       return;
     }
     crashing = true;
+    endUnfinished('the process crashed on an uncaught exception');
     void flushOnce().then(() =>
       setImmediate(() => {
         process.removeListener('uncaughtException', onUncaught);

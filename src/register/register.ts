@@ -19,6 +19,7 @@ import { setGlobalWeftContextManager, setWeftContextManager } from '../tracing/a
 import { WeftContextManager } from '../tracing/context-manager.js';
 import { isNoopTracerProvider } from '../tracing/noop-provider.js';
 import { setWeftTracerProvider } from '../tracing/tracer.js';
+import { endUnfinished } from '../tracing/unfinished.js';
 import { resolveConnection } from '../config/index.js';
 import { diagLevelFromEnv, reportOnce } from '../diagnostics.js';
 import { rememberSecret } from '../secrets.js';
@@ -274,7 +275,7 @@ export function register(given?: RegisterOptions): WeftHandle {
   // before an app's `exit` listener reads the count.
   const countUnsent = () => exporting.dropUnsent();
   const removeExitHooks =
-    options.flushOnExit === false ? () => {} : installExitHooks(exitFlush, hasNewSpans, giveUp, countUnsent);
+    options.flushOnExit === false ? () => {} : installExitHooks(exitFlush, hasNewSpans, giveUp, countUnsent, endUnfinished);
 
   let stopping: Promise<void> | undefined;
   const handle: WeftHandle = {
@@ -292,6 +293,8 @@ export function register(given?: RegisterOptions): WeftHandle {
     shutdown() {
       stopping ??= safely('shutdown', async () => {
         removeExitHooks();
+        // Before the provider stops taking spans: a call still running (a stream half-read) is sent as it stands.
+        endUnfinished('weft was shut down');
         disableInstrumentations();
         try {
           // Bounded as a flush is: past the timeout, what is not sent is counted as dropped and the connections

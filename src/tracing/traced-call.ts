@@ -6,6 +6,7 @@ import { type ApiPromiseLike, followApiPromise } from './follow-api-promise.js';
 import { recordedErrorText } from './serialize.js';
 import { type ContentOptions, fitToSpan, resolveContentOptions } from './settings.js';
 import { type SpanState, trackSpan } from './span-state.js';
+import { finished, started, type Unfinished } from './unfinished.js';
 import { weftTracer } from './tracer.js';
 import { activeContext, withActiveContext } from './active-context.js';
 
@@ -19,10 +20,15 @@ export interface CallPlan {
 }
 
 /** A span weft has started for one call, with the context that makes it the parent of what runs inside. */
-export interface ActiveCall {
+export interface ActiveCall extends Unfinished {
   readonly span: Span;
   readonly context: Context;
   readonly state: SpanState;
+}
+
+/** An {@link ActiveCall}'s end when the process ends first (see unfinished.ts): one function for every call. */
+function endAtExit(this: ActiveCall, error: Error): void {
+  fail(this, error);
 }
 
 /**
@@ -46,17 +52,22 @@ export function startCall(
         if (value !== undefined) span.setAttribute(ATTR.inputs, value);
       }
     }
-    return { span, context: trace.setSpan(parent, span), state };
+    const call: ActiveCall = { span, context: trace.setSpan(parent, span), state, endUnfinished: endAtExit };
+    if (span.isRecording()) started(call);
+    return call;
   } catch (error) {
     reportTracingFailure('start', error);
     return undefined;
   }
 }
 
-/** Records the output (unless the code set one itself) and ends the span. Never throws. */
+/** Records the output (unless the code set one itself) and ends the span, unless it has ended. Never throws. */
 export function succeed(call: ActiveCall, output: unknown): void {
+  finished(call);
+  // Ended already: at exit (see unfinished.ts), or by the app through the span itself.
+  if (!isRecording(call.span)) return;
   try {
-    if (!call.state.outputSet && call.span.isRecording()) {
+    if (!call.state.outputSet) {
       const value = outputValue(output, call.state.settings, call.state.name);
       if (value !== undefined) call.span.setAttribute(ATTR.output, value);
     }
@@ -66,8 +77,10 @@ export function succeed(call: ActiveCall, output: unknown): void {
   endSafely(call.span);
 }
 
-/** Records an error (ERROR status with its message, and an `exception` event) and ends the span. Never throws. */
+/** Records an error (ERROR status with its message, and an `exception` event) and ends the span, unless it has ended. Never throws. */
 export function fail(call: ActiveCall, error: unknown): void {
+  finished(call);
+  if (!isRecording(call.span)) return;
   try {
     const text = recordedErrorText(error, call.state.settings.maxAttributeLength);
     call.span.recordException({ name: error instanceof Error ? error.name : 'non-Error thrown', ...text });
@@ -76,6 +89,15 @@ export function fail(call: ActiveCall, error: unknown): void {
     reportTracingFailure('error', failure);
   }
   endSafely(call.span);
+}
+
+function isRecording(span: Span): boolean {
+  try {
+    return span.isRecording();
+  } catch (error) {
+    reportTracingFailure('end', error);
+    return false;
+  }
 }
 
 function endSafely(span: Span): void {
@@ -147,7 +169,7 @@ export function settle<R>(call: ActiveCall, result: R): R {
   } catch (error) {
     // A `then` that throws may still have attached the side branch: the span ends once, whichever comes first.
     reportTracingFailure('then', error);
-    once(() => endSafely(call.span))(undefined);
+    once(() => succeed(call, undefined))(undefined);
   }
   return result;
 }

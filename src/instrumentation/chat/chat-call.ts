@@ -8,6 +8,7 @@ import { HIDE_CHUNK, observedIterator, passThrough } from './observed-iterator.j
 import { ChatStreamAccumulator } from './stream-accumulator.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest } from './types.js';
 import { recordedErrorText } from '../../tracing/serialize.js';
+import { finished, type Unfinished } from '../../tracing/unfinished.js';
 
 /**
  * One traced chat call, handed to a {@link ChatResultSettler} so a caller with its own result type (an SDK's
@@ -68,7 +69,7 @@ interface IteratorFactoryStream {
 const abandonedStreams = new FinalizationRegistry<ChatCallRecorder>((call) => call.finishStream(call.streamSignal));
 
 /** The {@link ChatCall} implementation: owns the span and the stream accumulator. */
-export class ChatCallRecorder implements ChatCall {
+export class ChatCallRecorder implements ChatCall, Unfinished {
   private done = false;
   private observing = false;
   /** Registered for abandonment by garbage collection: only streams are. */
@@ -139,6 +140,7 @@ export class ChatCallRecorder implements ChatCall {
     if (this.done) return;
     this.record('request content', (span, config) => this.recordRequestContent(span, config));
     this.done = true;
+    finished(this);
     if (this.watched) abandonedStreams.unregister(this);
     try {
       this.span.open().end(this.span.now());
@@ -154,6 +156,11 @@ export class ChatCallRecorder implements ChatCall {
     const given = this.pendingContent?.stream_options;
     if (given === undefined) delete sent.stream_options;
     else sent.stream_options = given;
+  }
+
+  /** The process is ending before the call did: failed, with what was received. */
+  endUnfinished(error: Error): void {
+    this.fail(error);
   }
 
   /** Ends a stream's span: as failed if `signal` was aborted before the whole response came, else with what was received. */

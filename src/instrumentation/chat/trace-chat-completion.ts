@@ -1,5 +1,6 @@
 import { type Attributes, SpanKind, type Tracer, trace } from '@opentelemetry/api';
 import { activeContext, withActiveContextLazily } from '../../tracing/active-context.js';
+import { started } from '../../tracing/unfinished.js';
 import { chatRequestAttributes, chatSpanName } from './attributes.js';
 import { type ChatCall, ChatCallRecorder } from './chat-call.js';
 import { type ChatSpan, type SpanStart, SpanStartedWhenRead, spanStartedNow, startsWhenRead } from './chat-span.js';
@@ -173,6 +174,8 @@ function startChatCall<T>(
     options.serverSendsStreamUsage !== true &&
     !chatServer(options.serverUrl, options.providerName).sendsStreamUsage;
   const recorder = new ChatCallRecorder(span, hideUsage ? withUsageRequested(request) : request, snapshot, config, hideUsage);
+  // Ended with what it received if the process ends first (register()'s exit hooks, shutdown()).
+  started(recorder);
   return { recorder, context: span.context };
 }
 

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { StatusCodeValue } from '../../src/otlp/index.js';
+import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
+import { type ReliabilityChatServer, startReliabilityChatServer } from './helpers/chat-server.js';
+import { runFixture, startFixture, weftOptions } from './helpers/run-fixture.js';
+
+// Calls still running when the process ends (a stream half-read at SIGTERM, an op awaiting forever at a crash, a
+// stream opened and never read): their spans are ended as they stand and sent with the rest, failed with
+// `error.type` CallUnfinished, while the process ends exactly as it would without weft.
+
+let chat: ReliabilityChatServer;
+let receiver: OtlpReceiver;
+beforeAll(async () => {
+  chat = await startReliabilityChatServer();
+});
+afterAll(async () => {
+  await chat.close();
+  await receiver?.close();
+});
+beforeEach(async () => {
+  await receiver?.close();
+  receiver = await startOtlpReceiver();
+});
+
+function env(mode: string, withWeft: boolean): Record<string, string> {
+  return {
+    CHAT_URL: chat.baseURL,
+    EXIT_MODE: mode,
+    ...(withWeft ? weftOptions({ baseUrl: receiver.url, project: 'reliability/unfinished' }) : {}),
+  };
+}
+
+async function run(mode: string, withWeft: boolean, signal?: NodeJS.Signals) {
+  const app = startFixture('unfinished.cjs', env(mode, withWeft));
+  if (signal) {
+    await app.waitForOutput('READY');
+    app.child.kill(signal);
+  }
+  return app.exited;
+}
+
+/** The op's span and the chat span under it, as the receiver decoded them. */
+function spans() {
+  const all = receiver.spans();
+  const op = all.find((s) => s.name === 'answer');
+  const chat = all.find((s) => s.name === 'chat gpt-4o-mini');
+  return { op, chat };
+}
+
+function expectUnfinished(span: ReturnType<typeof spans>['chat'], why: string) {
+  expect(span?.status.code).toBe(StatusCodeValue.ERROR);
+  expect(span?.status.message).toBe(`${why} before this call ended; recorded as it stood`);
+}
+
+describe('a call still running when the process ends', () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`on ${signal}: sent with what the stream had received, and the process ends by the signal as without weft`, async () => {
+      const without = await run('signal', false, signal);
+      const withWeft = await run('signal', true, signal);
+      expect(without.signal).toBe(signal);
+      expect({ code: withWeft.code, signal: withWeft.signal }).toEqual({ code: without.code, signal: without.signal });
+      const { op, chat } = spans();
+      expectUnfinished(chat, `the process received ${signal}`);
+      expect(chat?.attributes['error.type']).toBe('CallUnfinished');
+      expect(chat?.attributes['gen_ai.output.messages']).toEqual(expect.any(String));
+      expectUnfinished(op, `the process received ${signal}`);
+      expect(chat?.parentSpanId).toBe(op?.spanId);
+    });
+  }
+
+  it('at an uncaught exception: sent, and the process exits 1 with the error printed as without weft', async () => {
+    const without = await run('uncaught', false);
+    const withWeft = await run('uncaught', true);
+    expect(without.code).toBe(1);
+    expect(withWeft.code).toBe(1);
+    expect(withWeft.stderr).toContain('the app failed on its own');
+    const { op, chat } = spans();
+    expectUnfinished(chat, 'the process crashed on an uncaught exception');
+    expectUnfinished(op, 'the process crashed on an uncaught exception');
+  });
+
+  it('a stream opened and never read, when the app runs out of work: sent, and the op failed with its own error', async () => {
+    const without = await runFixture('unfinished.cjs', env('unread', false));
+    const withWeft = await runFixture('unfinished.cjs', env('unread', true));
+    expect(withWeft.reports).toEqual([{ caught: 'question too short' }]);
+    expect(withWeft.code).toBe(without.code);
+    const { op, chat } = spans();
+    expectUnfinished(chat, 'the process had nothing left to run');
+    expect(op?.status.message).toBe('question too short');
+  });
+
+  it('at shutdown(): the stream is sent as it stood, and the app reads the rest unchanged', async () => {
+    const without = await runFixture('unfinished.cjs', env('shutdown', false));
+    const withWeft = await runFixture('unfinished.cjs', env('shutdown', true));
+    expect(withWeft.reports).toEqual(without.reports);
+    expect(withWeft.code, withWeft.stderr).toBe(0);
+    const { chat } = spans();
+    expectUnfinished(chat, 'weft was shut down');
+  });
+});
