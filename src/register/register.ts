@@ -14,6 +14,7 @@ import { type Instrumentation, registerInstrumentations } from '@opentelemetry/i
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { existingSharedOpenAIInstrumentation } from '../instrumentation/openai/index.js';
 import { weftInstrumentations } from '../instrumentation/index.js';
+import { rememberPlatformBaseUrl } from '../instrumentation/chat/server.js';
 import { WeftContextSpanProcessor } from '../tracing/index.js';
 import { setGlobalWeftContextManager, setWeftContextManager } from '../tracing/active-context.js';
 import { WeftContextManager } from '../tracing/context-manager.js';
@@ -184,6 +185,8 @@ export function register(given?: RegisterOptions): WeftHandle {
   const flushTimeout = resolveFlushTimeout(options.exitFlushTimeoutMillis);
   const connection = resolveConnection(options);
   rememberSecret(connection.apiKey, true);
+  // A `weft dev` there serves inference chat too: an openai client pointed at it gets usage unasked (see server.ts).
+  rememberPlatformBaseUrl(connection.baseUrl);
   const exporting = exportPipeline(connection, options);
   const routing = routingAttributes(connection.project);
   const serviceName = options.serviceName ?? process.env.OTEL_SERVICE_NAME;

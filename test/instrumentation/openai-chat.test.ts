@@ -292,6 +292,28 @@ describe('a streamed chat completion', () => {
     });
   });
 
+  it('neither asks nor hides on the inference service the environment names (WEFT_INFERENCE_BASE_URL)', async () => {
+    // The same machine written another way (localhost for 127.0.0.1) is the same service.
+    const local = h.server.baseURL.replace('127.0.0.1', 'localhost');
+    const client = h.client({
+      baseURL: local,
+      fetch: (url: string | URL | Request, init?: RequestInit) => fetch(String(url).replace(local, h.server.baseURL), init),
+    });
+    process.env.WEFT_INFERENCE_BASE_URL = h.server.baseURL;
+    try {
+      h.server.reply({ ...HELLO, usageUnasked: true });
+      const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+      const chunks = [];
+      for await (const chunk of stream) chunks.push(chunk);
+      expect(h.server.requests.at(-1)?.body).toEqual({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+      expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { total_tokens: 15 } });
+    } finally {
+      delete process.env.WEFT_INFERENCE_BASE_URL;
+    }
+    const [span] = await h.spans(1);
+    expect(span?.attributes['llm.usage.total_tokens']).toBe(15);
+  });
+
   it('records every choice of a multi-choice stream', async () => {
     h.server.reply(TWO_CHOICES);
     const stream = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, n: 2, stream: true });

@@ -13,6 +13,7 @@ let dev: DevService;
 let server: OpenAIServer;
 let handle: WeftHandle;
 const PROJECT = 'acme/chat-view';
+const MODEL = 'weft-dev/offline-echo';
 
 beforeAll(async () => {
   dev = await startDevService({ port: 0, log: false });
@@ -77,5 +78,31 @@ describe('a traced chat call, as the trace service reads it', () => {
     expect(call?.summary?.usage).toEqual({
       'gpt-4o-mini-2024-07-18': { input_tokens: 12, output_tokens: 3, total_tokens: 15 },
     });
+  });
+});
+
+describe('openai pointed at weft dev’s inference service, which sends usage unasked as the hosted one does', () => {
+  it('sees the same chunks with and without weft, usage chunk included, and the call has its usage', async () => {
+    const instrumentation = handle.instrumentations[0] as OpenAIInstrumentation;
+    const client = new OpenAI({ baseURL: `${dev.url}/v1`, apiKey: 'sk-view-test-000000', maxRetries: 0 });
+    const chunksSeen = async () => {
+      const stream = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }], stream: true });
+      const seen: unknown[] = [];
+      // Byte for byte, but for what differs from call to call.
+      for await (const chunk of stream) seen.push(JSON.stringify({ ...chunk, id: 'x', created: 0 }));
+      return seen;
+    };
+    instrumentation.disable();
+    let without: unknown[];
+    try {
+      without = await chunksSeen();
+    } finally {
+      instrumentation.enable();
+    }
+    const withWeft = await chunksSeen();
+    expect(JSON.parse(String(without.at(-1)))).toMatchObject({ choices: [], usage: { total_tokens: expect.any(Number) } });
+    expect(withWeft).toEqual(without);
+    const call = (await calls()).find((c) => c.op_name.includes(`chat ${MODEL}`) && c.summary?.usage?.[MODEL]);
+    expect(call?.summary?.usage?.[MODEL]).toMatchObject({ total_tokens: expect.any(Number) });
   });
 });

@@ -1,3 +1,4 @@
+import { ENV, isLoopbackUrl, resolveServiceUrl } from '../../config/settings.js';
 import { GEN_AI_PROVIDER_AZURE_OPENAI, GEN_AI_PROVIDER_OPENAI } from './semconv.js';
 
 /** Where a chat call goes: `server.address`, `server.port`, and the `gen_ai.provider.name` it implies. */
@@ -36,6 +37,18 @@ const PROVIDERS_BY_HOST: ReadonlyArray<readonly [suffix: string, provider: strin
 // Hosts that send a stream's usage chunk unasked (reference training-inference.md: `include_usage` defaults to true).
 const STREAM_USAGE_BY_DEFAULT = new Set(['api.inference.wandb.ai', 'api.training.wandb.ai']);
 
+// Origins where this process's own platform services are, besides the environment's (see platformOrigins): the
+// trace service register() sends to, when it is `weft dev`, which serves the inference and training services too.
+const registeredOrigins = new Set<string>();
+
+/**
+ * Tells chat tracing where the platform's services are for this process: a `weft dev` (any loopback base URL)
+ * serves inference and training chat on the same origin, and sends usage unasked as the hosted services do.
+ */
+export function rememberPlatformBaseUrl(baseUrl: string): void {
+  if (isLoopbackUrl(baseUrl)) registeredOrigins.add(originOf(baseUrl) ?? '');
+}
+
 /**
  * Reads the server from a client's base URL. The provider is taken from well-known hosts; anything else
  * (api.openai.com, a proxy, a local server) counts as `openai`, whose API it speaks. `providerName` overrides.
@@ -62,8 +75,40 @@ function parseServer(serverUrl: string | undefined, providerName: string | undef
       // Not a URL: record no server rather than a wrong one.
     }
   }
-  const sendsStreamUsage = address !== undefined && STREAM_USAGE_BY_DEFAULT.has(address.toLowerCase());
+  const sendsStreamUsage =
+    address !== undefined && (STREAM_USAGE_BY_DEFAULT.has(address.toLowerCase()) || platformOrigins().has(originOf(serverUrl)));
   return { address, port, providerName: providerName ?? providerFor(address), sendsStreamUsage };
+}
+
+/**
+ * Origins of the platform's inference and training services as this process is configured: the environment's
+ * (`WEFT_INFERENCE_BASE_URL`, `WEFT_TRAINING_BASE_URL`, or `weft dev` at `WEFT_BASE_URL` or its default address),
+ * and register()'s. An `openai` client pointed at one gets the usage chunk without asking, as weft's own client does.
+ */
+function platformOrigins(): Set<string | undefined> {
+  const origins = new Set<string | undefined>(registeredOrigins);
+  for (const [option, envVar] of [
+    ['inferenceBaseUrl', ENV.inferenceBaseUrl],
+    ['trainingBaseUrl', ENV.trainingBaseUrl],
+  ] as const) {
+    try {
+      origins.add(originOf(resolveServiceUrl(undefined, option, envVar)));
+    } catch {
+      // A variable weft's client would refuse names no service: nothing to match.
+    }
+  }
+  return origins;
+}
+
+/** A URL's origin, loopback hosts written alike (`localhost`, `127.0.0.1` and `[::1]` are one machine). */
+function originOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(url);
+    return isLoopbackUrl(url) ? `${parsed.protocol}//loopback:${parsed.port}` : parsed.origin;
+  } catch {
+    return undefined;
+  }
 }
 
 function providerFor(host: string | undefined): string {
