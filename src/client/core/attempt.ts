@@ -110,9 +110,15 @@ export class GuardedBody implements ResponseBody {
 
   cancel(): void {
     this.guard.dispose();
-    if (!this.body.destroyed) this.body.destroy();
+    if (this.body.destroyed) return;
+    // undici's body, destroyed before it was read to its end, emits an AbortError: with nobody listening (a body
+    // never read), that would be an uncaught exception in the app. Cancelling is what the caller asked for.
+    this.body.on('error', ignoreError);
+    this.body.destroy();
   }
 }
+
+function ignoreError(): void {}
 
 /** Error bodies are read whole but bounded, so a misbehaving server cannot exhaust memory. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;

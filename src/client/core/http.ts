@@ -246,7 +246,7 @@ export class HttpCore {
         return JSON.parse(text) as T;
       } catch (error) {
         if (options.allowText && !isJsonContentType(response.headers)) return text as T;
-        throw notJsonError(options, response, error);
+        throw unexpectedBodyError(options, response, error);
       }
     });
   }
@@ -438,19 +438,28 @@ export class HttpCore {
 }
 
 /**
- * The error of a 2xx body that is not JSON. It names the status and the content type, and for an HTML page says
- * what it usually means; it never quotes the body, which may echo the request's credentials.
+ * The error of a 2xx body that is not what was asked for (`expected`: JSON, or an event stream). It names the status
+ * and the content type, and for an HTML page says what it usually means; it never quotes the body, which may echo
+ * the request's credentials.
  */
-function notJsonError(options: RequestOptions, response: RawResponse, cause: unknown): WeftParseError {
+export function unexpectedBodyError(
+  options: Pick<RequestOptions, 'method' | 'path'>,
+  response: Pick<RawResponse, 'status' | 'headers'>,
+  cause?: unknown,
+  expected = 'JSON',
+): WeftParseError {
   const { method, path } = options;
   const contentType = firstHeader(response.headers['content-type']);
   const what = contentType ? `a ${contentType.split(';')[0]?.trim()} body` : 'a body';
-  const hint = /\bhtml\b/i.test(contentType ?? '')
-    ? ' (an HTML page: is the base URL that of the service, not of a web app or a login page?)'
-    : '';
-  return new WeftParseError(`weft: ${method} ${path} answered ${response.status} with ${what} that is not JSON${hint}`, method, path, {
+  const hint = isHtml(response.headers) ? ' (an HTML page: is the base URL that of the service, not of a web app or a login page?)' : '';
+  return new WeftParseError(`weft: ${method} ${path} answered ${response.status} with ${what} that is not ${expected}${hint}`, method, path, {
     cause,
     status: response.status,
     contentType,
   });
+}
+
+/** Whether a response's `Content-Type` says HTML: a web page, not a service's answer. */
+export function isHtml(headers: ResponseHeaders): boolean {
+  return /\bhtml\b/i.test(firstHeader(headers['content-type']) ?? '');
 }

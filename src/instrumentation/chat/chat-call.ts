@@ -83,7 +83,10 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
   private accumulator: ChatStreamAccumulator | undefined;
   private firstChunkAt: number | undefined;
   private readonly startedAt = performance.now();
-  /** The abort signal of the stream observed in place, if it has one: an abort is an error, even unread. */
+  /**
+   * The abort signal of the stream observed in place (its own, or else the caller's, if given): an abort is an error,
+   * even unread.
+   */
   streamSignal: AbortSignal | undefined;
 
   constructor(
@@ -223,7 +226,7 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
     const target = stream as unknown as IteratorFactoryStream;
     try {
       // openai's streams carry their AbortController; openai 4.0's has no iterator() factory, but has the controller.
-      const signal = typeof target.controller === 'object' ? target.controller?.signal : undefined;
+      const signal = (typeof target.controller === 'object' ? target.controller?.signal : undefined) ?? this.streamSignal;
       this.streamSignal = signal;
       if (typeof target.iterator === 'function' && typeof target.controller === 'object') {
         const factory = target.iterator;
@@ -246,7 +249,7 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
             configurable: true,
             writable: true,
             value: function observedCancel(this: unknown, ...args: unknown[]) {
-              call.finishStream(undefined);
+              call.finishStream(signal);
               return cancel.apply(this, args);
             },
           });

@@ -36,6 +36,11 @@ export interface TraceChatCompletionOptions<T> {
    * the caller gets without weft. Known hosts of those services count without it. Default: false (OpenAI's API).
    */
   serverSendsStreamUsage?: boolean | undefined;
+  /**
+   * The caller's abort signal, for a stream that carries none of its own (openai's carries its controller): a stream
+   * left or cancelled once the caller aborted counts as aborted, as with openai, unless the whole response had come.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -174,6 +179,7 @@ function startChatCall<T>(
     options.serverSendsStreamUsage !== true &&
     !chatServer(options.serverUrl, options.providerName).sendsStreamUsage;
   const recorder = new ChatCallRecorder(span, hideUsage ? withUsageRequested(request) : request, snapshot, config, hideUsage);
+  recorder.streamSignal = options.signal;
   // Ended with what it received if the process ends first (register()'s exit hooks, shutdown()).
   started(recorder);
   return { recorder, context: span.context };

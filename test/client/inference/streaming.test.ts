@@ -4,6 +4,7 @@ import {
   STREAM_INCOMPLETE,
   WeftAbortError,
   WeftConnectionError,
+  WeftParseError,
   WeftRateLimitError,
   WeftServerError,
 } from 'weft';
@@ -153,6 +154,41 @@ describe('inference streaming', () => {
     await expect(inferenceClient(server.origin).chat.completions.create(streamed)).rejects.toThrow(
       /asked for a stream \(stream: true\) but the service answered with one JSON body/,
     );
+  });
+
+  it('rejects with a WeftParseError naming the status and content type when a streamed request gets an HTML page', async () => {
+    server = await startLoopbackServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><title>Sign in</title>');
+    });
+    const error = await inferenceClient(server.origin)
+      .chat.completions.create(streamed)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WeftParseError);
+    expect(error).toMatchObject({ status: 200, contentType: 'text/html; charset=utf-8', method: 'POST', path: '/chat/completions' });
+    expect((error as Error).message).toBe(
+      'weft: POST /chat/completions answered 200 with a text/html body that is not an event stream (an HTML page: is the base URL that of the service, not of a web app or a login page?)',
+    );
+  });
+
+  it('cancels a stream that arrived whole and was never read, without an uncaught error', async () => {
+    server = await startLoopbackServer((_req, res) => {
+      startSse(res);
+      res.end(sseText());
+    });
+    const uncaught: unknown[] = [];
+    const record = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', record);
+    try {
+      const stream = await inferenceClient(server.origin).chat.completions.create(streamed);
+      // Long enough for the whole body to arrive unread.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await stream.cancel();
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('uncaughtException', record);
+    }
+    expect(uncaught).toEqual([]);
   });
 
   it('closes the connection when a stream is cancelled before it is read', async () => {

@@ -109,3 +109,41 @@ describe('chat calls of the clients are traced like the openai instrumentation t
     expect(receiver.spans()).toEqual([]);
   });
 });
+
+describe('a stream the app stops after aborting its own signal, as the openai instrumentation records it', () => {
+  // The service sends the first chunk and then waits: the app stops reading before the rest arrives.
+  async function firstChunkThenWait() {
+    server = await startLoopbackServer((_req, res) => {
+      startSse(res);
+      res.write(`data: ${JSON.stringify(chunk('Hel'))}\n\n`);
+    });
+    return server;
+  }
+
+  for (const stop of ['break', 'cancel()'] as const) {
+    it(`fails the span when the app aborts and then leaves with ${stop}`, async () => {
+      const origin = (await firstChunkThenWait()).origin;
+      const controller = new AbortController();
+      const stream = await inferenceClient(origin).chat.completions.create({ ...request, stream: true }, { signal: controller.signal });
+      for await (const _chunk of stream) {
+        controller.abort();
+        if (stop === 'break') break;
+        await stream.cancel();
+      }
+      await weft.forceFlush();
+      const [span] = await receiver.waitForSpans(1);
+      expect(span?.status.code).toBe(STATUS_ERROR);
+      expect(span?.attributes['error.type']).toBe('AbortError');
+      expect(JSON.parse(String(span?.attributes['gen_ai.output.messages']))).toEqual([{ role: 'assistant', parts: [{ type: 'text', content: 'Hel' }], finish_reason: 'error' }]);
+    });
+  }
+
+  it('ends the span as a success when the app leaves with break without aborting', async () => {
+    const origin = (await firstChunkThenWait()).origin;
+    const stream = await inferenceClient(origin).chat.completions.create({ ...request, stream: true }, { signal: new AbortController().signal });
+    for await (const _chunk of stream) break;
+    await weft.forceFlush();
+    const [span] = await receiver.waitForSpans(1);
+    expect(span?.status.code).not.toBe(STATUS_ERROR);
+  });
+});

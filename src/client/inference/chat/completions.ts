@@ -1,5 +1,5 @@
 import { isJsonContentType } from '../../core/attempt.js';
-import type { CallOptions, HttpCore } from '../../core/http.js';
+import { type CallOptions, type HttpCore, isHtml, unexpectedBodyError } from '../../core/http.js';
 import { ChatCompletionStream } from './chat-completion-stream.js';
 import { notAnEventStream, readChatChunks } from './chunk-stream.js';
 import { type ResolvedChatTracing, traceChat } from './trace-chat.js';
@@ -60,6 +60,7 @@ export class ChatCompletions<
       this.core.baseUrl,
       body as ChatCompletionCreateParams,
       (request) => (request.stream === true ? this.sendStreaming(path, request, call) : this.send(path, request, call)),
+      call.signal ?? undefined,
     );
   }
 
@@ -86,6 +87,11 @@ export class ChatCompletions<
     });
     const origin = { method: 'POST', path, requestId: response.requestId, apiError: this.core.apiError.bind(this.core) };
     if (isJsonContentType(response.headers)) throw notAnEventStream(await response.body.text(), origin);
+    // A login page or a web app answering at the base URL: read as events it would look like a stream cut short.
+    if (isHtml(response.headers)) {
+      await response.body.cancel();
+      throw unexpectedBodyError({ method: 'POST', path }, response, undefined, 'an event stream');
+    }
     const chunks = readChatChunks(response.body, origin);
     return new ChatCompletionStream(chunks, () => response.body.cancel(), response.requestId);
   }

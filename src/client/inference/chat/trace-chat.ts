@@ -33,6 +33,7 @@ export function traceChat<R>(
   baseUrl: string,
   request: ChatCompletionCreateParams,
   invoke: (request: ChatCompletionCreateParams) => Promise<R>,
+  signal?: AbortSignal,
 ): Promise<R> {
   if (tracing === false) return invoke(request);
   return traceChatCompletion(
@@ -40,6 +41,6 @@ export function traceChat<R>(
     request as ChatCompletionRequest,
     (sent) => invoke(sent as ChatCompletionCreateParams),
     // The inference and training services send a stream's usage chunk unasked: weft must not hide it.
-    { config: tracing, serverUrl: baseUrl, serverSendsStreamUsage: true },
+    { config: tracing, serverUrl: baseUrl, serverSendsStreamUsage: true, signal },
   );
 }
