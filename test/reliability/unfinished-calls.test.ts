@@ -1,32 +1,19 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StatusCodeValue } from '../../src/otlp/index.js';
-import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
-import { type ReliabilityChatServer, startReliabilityChatServer } from './helpers/chat-server.js';
+import { loopbackPeersPerTest } from '../helpers/loopback-peers.js';
 import { runFixture, startFixture, weftOptions } from './helpers/run-fixture.js';
 
 // Calls still running when the process ends (a stream half-read at SIGTERM, an op awaiting forever at a crash, a
 // stream opened and never read): their spans are ended as they stand and sent with the rest, failed with
 // `error.type` CallUnfinished, while the process ends exactly as it would without weft.
 
-let chat: ReliabilityChatServer;
-let receiver: OtlpReceiver;
-beforeAll(async () => {
-  chat = await startReliabilityChatServer();
-});
-afterAll(async () => {
-  await chat.close();
-  await receiver?.close();
-});
-beforeEach(async () => {
-  await receiver?.close();
-  receiver = await startOtlpReceiver();
-});
+const peers = loopbackPeersPerTest();
 
 function env(mode: string, withWeft: boolean): Record<string, string> {
   return {
-    CHAT_URL: chat.baseURL,
+    CHAT_URL: peers.server.baseURL,
     EXIT_MODE: mode,
-    ...(withWeft ? weftOptions({ baseUrl: receiver.url, project: 'reliability/unfinished' }) : {}),
+    ...(withWeft ? weftOptions({ baseUrl: peers.receiver.url, project: 'reliability/unfinished' }) : {}),
   };
 }
 
@@ -41,7 +28,7 @@ async function run(mode: string, withWeft: boolean, signal?: NodeJS.Signals) {
 
 /** The op's span and the chat span under it, as the receiver decoded them. */
 function spans() {
-  const all = receiver.spans();
+  const all = peers.receiver.spans();
   const op = all.find((s) => s.name === 'answer');
   const chat = all.find((s) => s.name === 'chat gpt-4o-mini');
   return { op, chat };
