@@ -26,8 +26,14 @@ const neverTaken = new FinalizationRegistry<(value: undefined) => void>((end) =>
  * - nothing, once the response arrived, when the app takes the raw response (`asResponse()`), or, failing both,
  *   when the promise is garbage-collected untaken.
  * `fail` gets the request's error, or the parse's. Either may be called more than once: the caller keeps the first.
+ * `arrivedUntaken` hears when the response arrived and nothing had taken it yet.
  */
-export function followApiPromise(promise: ApiPromiseLike, succeed: (value: unknown) => void, fail: (error: unknown) => void): void {
+export function followApiPromise(
+  promise: ApiPromiseLike,
+  succeed: (value: unknown) => void,
+  fail: (error: unknown) => void,
+  arrivedUntaken: () => void,
+): void {
   if (promise.parsedPromise) {
     promise.parsedPromise.then(succeed, fail);
     return;
@@ -57,7 +63,10 @@ export function followApiPromise(promise: ApiPromiseLike, succeed: (value: unkno
     if (parsing) return;
     if (promise.parsedPromise) promise.parsedPromise.then(succeed, fail);
     else if (rawTaken || !hooked) succeed(undefined);
-    else neverTaken.register(promise, succeed, untaken);
+    else {
+      neverTaken.register(promise, succeed, untaken);
+      arrivedUntaken();
+    }
   }, fail);
 }
 

@@ -31,6 +31,11 @@ function endAtExit(this: ActiveCall, error: Error): void {
   fail(this, error);
 }
 
+/** The end at exit of a call whose value came but was never taken (an API promise nobody read): no output. */
+function endAtExitWithoutOutput(this: ActiveCall): void {
+  succeed(this, undefined);
+}
+
 /**
  * Starts the span of one call under `parent`, with `inputs()` (built only when the span records and content is
  * captured). Returns `undefined` if weft itself failed: the call then runs untraced.
@@ -159,7 +164,15 @@ export function settle<R>(call: ActiveCall, result: R): R {
     };
   try {
     if (typeof (result as { asResponse?: unknown }).asResponse === 'function') {
-      followApiPromise(result as unknown as ApiPromiseLike, once((value: unknown) => succeed(call, value)), once((error: unknown) => fail(call, error)));
+      followApiPromise(
+        result as unknown as ApiPromiseLike,
+        once((value: unknown) => succeed(call, value)),
+        once((error: unknown) => fail(call, error)),
+        // Its value has come, only nobody has taken it yet: if the process ends first, the call did not fail.
+        () => {
+          call.endUnfinished = endAtExitWithoutOutput;
+        },
+      );
       return result;
     }
     (result as Promise<unknown>).then(

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { context, DiagConsoleLogger, DiagLogLevel, diag, TraceFlags, trace } from '@opentelemetry/api';
 import OpenAI, { AzureOpenAI } from 'openai';
 import { Stream } from 'openai/streaming';
@@ -23,6 +25,10 @@ import {
   withContentParsed,
 } from './expected-spans.js';
 import { API_KEY, type Harness, startHarness } from './harness.js';
+
+// The flag only takes effect for contexts made after it is set, so `gc` comes from a new one.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 let h: Harness;
 beforeAll(async () => {
@@ -105,6 +111,28 @@ describe('a non-streamed chat completion', () => {
       if (stream) expect(spans.find((s) => s.name === 'ask')?.attributes.output).toContain('"[Function iterator]"');
     });
   }
+
+  it('ends both spans, without output, once the APIPromise an op returned is dropped unread and collected', async () => {
+    h.server.reply(HELLO);
+    const before = h.server.requests.length;
+    const ask = op(function ask() {
+      return h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI });
+    });
+    ask();
+    while (h.server.requests.length === before) await new Promise((resolve) => setTimeout(resolve, 5));
+    // Long enough for the answer to reach the client; then nothing holds the promise.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let round = 0; round < 5; round++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    const spans = await h.spans(2);
+    expect(spans.map((s) => [s.name, s.status.code]).sort()).toEqual([
+      ['ask', StatusCodeValue.UNSET],
+      ['chat gpt-4o-mini', StatusCodeValue.UNSET],
+    ]);
+    expect(spans.find((s) => s.name === 'chat gpt-4o-mini')?.attributes).not.toHaveProperty('gen_ai.output.messages');
+  });
 
   it('carries the thread of a withThread() scope, also as gen_ai.conversation.id; the op around it does not', async () => {
     h.server.reply(HELLO);

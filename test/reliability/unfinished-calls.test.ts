@@ -84,4 +84,17 @@ describe('a call still running when the process ends', () => {
     const { chat } = spans();
     expectUnfinished(chat, 'weft was shut down');
   });
+
+  it('an API promise an op returned and the app dropped unread: both spans end without output, not as failed', async () => {
+    const without = await runFixture('unfinished.cjs', env('dropped', false));
+    const withWeft = await runFixture('unfinished.cjs', env('dropped', true));
+    expect(withWeft.code, withWeft.stderr).toBe(without.code);
+    const all = peers.receiver.spans();
+    const ask = all.find((s) => s.name === 'ask');
+    const chat = all.find((s) => s.name === 'chat gpt-4o-mini');
+    for (const span of [ask, chat]) expect(span?.status.code).toBe(StatusCodeValue.UNSET);
+    expect(ask?.attributes).not.toHaveProperty('output');
+    expect(chat?.attributes).not.toHaveProperty('gen_ai.output.messages');
+    expect(chat?.parentSpanId).toBe(ask?.spanId);
+  });
 });

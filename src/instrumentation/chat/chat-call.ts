@@ -44,6 +44,12 @@ export interface ChatCall {
    */
   withdrawUsageRequest(): void;
   /**
+   * The response has arrived and nothing has read it yet, and may never (an op returned the API promise, and the app
+   * dropped it): the span ends with what is known once `value` is garbage-collected, or as the process ends, unless
+   * the response is read first.
+   */
+  awaitReader(value: object): void;
+  /**
    * Wraps a stream's chunk iterator: chunks pass through unchanged (minus the usage-only chunk weft asked for)
    * and the span ends when the iteration completes, fails, is stopped early (`break`), or — given the request's
    * `signal` — was aborted. Only the first iterator is observed; later ones are returned as they are. Give the
@@ -72,8 +78,10 @@ const abandonedStreams = new FinalizationRegistry<ChatCallRecorder>((call) => ca
 export class ChatCallRecorder implements ChatCall, Unfinished {
   private done = false;
   private observing = false;
-  /** Registered for abandonment by garbage collection: only streams are. */
+  /** Registered for abandonment by garbage collection: streams, and responses nobody has read (awaitReader). */
   private watched = false;
+  /** The response arrived unread (awaitReader): the call itself completed, whatever becomes of its value. */
+  private arrivedUnread = false;
   /**
    * The request's content (messages, system instructions, tool definitions), recorded as the span ends rather
    * than before the call: the JSON of a long conversation would delay the request, and its first chunk. A copy
@@ -161,9 +169,16 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
     else sent.stream_options = given;
   }
 
-  /** The process is ending before the call did: failed, with what was received. */
+  awaitReader(value: object): void {
+    if (this.done) return;
+    this.arrivedUnread = true;
+    this.watchAbandonment(value);
+  }
+
+  /** The process is ending before the call did: failed, with what was received; or, if it completed unread, ended. */
   endUnfinished(error: Error): void {
-    this.fail(error);
+    if (this.arrivedUnread) this.end();
+    else this.fail(error);
   }
 
   /** Ends a stream's span: as failed if `signal` was aborted before the whole response came, else with what was received. */

@@ -70,6 +70,12 @@ export function settleApiPromise<T>(result: T, call: ChatCall, received?: () => 
       if (readsBody) call.withdrawUsageRequest();
       const response = (asResponse as (...a: unknown[]) => Promise<unknown>).apply(this, following ? [] : args);
       if (readsBody) response.then(() => call.end(), () => undefined);
+      // What op() follows may never be read (an app that drops what the op returned): the span must still end.
+      else if (following) {
+        response.then(() => {
+          if (this.parsedPromise === undefined) call.awaitReader(this);
+        }, () => undefined);
+      }
       return response;
     },
   });
