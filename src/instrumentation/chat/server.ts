@@ -46,7 +46,12 @@ const registeredOrigins = new Set<string>();
  * serves inference and training chat on the same origin, and sends usage unasked as the hosted services do.
  */
 export function rememberPlatformBaseUrl(baseUrl: string): void {
-  if (isLoopbackUrl(baseUrl)) registeredOrigins.add(originOf(baseUrl) ?? '');
+  const origin = originOf(baseUrl);
+  if (origin === undefined || !isLoopbackUrl(baseUrl) || registeredOrigins.has(origin)) return;
+  registeredOrigins.add(origin);
+  // What was read of the servers before may now be wrong for this one.
+  parsedServers.clear();
+  lastServer = undefined;
 }
 
 /**
@@ -54,14 +59,24 @@ export function rememberPlatformBaseUrl(baseUrl: string): void {
  * (api.openai.com, a proxy, a local server) counts as `openai`, whose API it speaks. `providerName` overrides.
  */
 export function chatServer(serverUrl: string | undefined, providerName?: string): ChatServer {
-  // A client calls with the same base URL every time: parse it once.
+  // A client calls with the same base URL every time: the last one is checked first, without building a key.
   if (lastServer && lastServer.url === serverUrl && lastServer.providerName === providerName) return lastServer.server;
-  const server = parseServer(serverUrl, providerName);
+  // An app with several clients goes round a few URLs: each is parsed (URL and environment) once, not at every switch.
+  const key = `${providerName ?? ''} ${serverUrl ?? ''}`;
+  let server = parsedServers.get(key);
+  if (!server) {
+    server = parseServer(serverUrl, providerName);
+    if (parsedServers.size >= MAX_PARSED_SERVERS) parsedServers.clear();
+    parsedServers.set(key, server);
+  }
   lastServer = { url: serverUrl, providerName, server };
   return server;
 }
 
 let lastServer: { url: string | undefined; providerName: string | undefined; server: ChatServer } | undefined;
+const parsedServers = new Map<string, ChatServer>();
+/** Far more base URLs than an app has clients; one made per request (a URL with a query, say) cannot grow it. */
+const MAX_PARSED_SERVERS = 64;
 
 function parseServer(serverUrl: string | undefined, providerName: string | undefined): ChatServer {
   let address: string | undefined;
