@@ -6,7 +6,10 @@ import { reportTracingFailure } from './failures.js';
  * missing from the trace. register()'s exit hooks and `shutdown()` end each with {@link endUnfinished} first.
  */
 export interface Unfinished {
-  /** Ends the span as failed with `error`, keeping what it recorded so far (a stream's output received). */
+  /**
+   * Ends the span as the process ends: as failed with `error`, keeping what it recorded so far (a stream's output
+   * received), or, for a call that did complete and whose value was only never read, without failing.
+   */
   endUnfinished(error: Error): void;
 }
 
@@ -37,7 +40,7 @@ export function finished(call: Unfinished): void {
 }
 
 /**
- * Ends every call still unfinished as failed (`error.type` CallUnfinished), with an error saying why tracing stops
+ * Ends every call still unfinished, as failed (`error.type` CallUnfinished) with an error saying why tracing stops
  * (`why`: "the process received SIGTERM", say). Returns how many it ended.
  */
 export function endUnfinished(why: string): number {
