@@ -1,11 +1,10 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { context, DiagConsoleLogger, DiagLogLevel, diag, TraceFlags, trace } from '@opentelemetry/api';
 import OpenAI, { AzureOpenAI } from 'openai';
 import { Stream } from 'openai/streaming';
 import { op, withThread } from 'weft';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SpanKindCode, StatusCodeValue } from '../../src/otlp/index.js';
+import { collectGarbage } from '../helpers/gc.js';
 import { HELLO, type ScriptedCompletion } from '../helpers/openai-server.js';
 import {
   DETAILED_ATTRIBUTES,
@@ -25,10 +24,6 @@ import {
   withContentParsed,
 } from './expected-spans.js';
 import { API_KEY, type Harness, startHarness } from './harness.js';
-
-// The flag only takes effect for contexts made after it is set, so `gc` comes from a new one.
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
 
 let h: Harness;
 beforeAll(async () => {
@@ -118,13 +113,14 @@ describe('a non-streamed chat completion', () => {
     const ask = op(function ask() {
       return h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI });
     });
+    const exported = h.receiver.spans().length;
     ask();
     while (h.server.requests.length === before) await new Promise((resolve) => setTimeout(resolve, 5));
-    // Long enough for the answer to reach the client; then nothing holds the promise.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    for (let round = 0; round < 5; round++) {
-      gc();
-      await new Promise((resolve) => setTimeout(resolve, 0));
+    // Once the answer has reached the client nothing holds the promise: collected, it ends both spans.
+    for (let round = 0; round < 50 && h.receiver.spans().length < exported + 2; round++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      await collectGarbage();
+      await h.handle.forceFlush();
     }
     const spans = await h.spans(2);
     expect(spans.map((s) => [s.name, s.status.code]).sort()).toEqual([

@@ -1,8 +1,7 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from 'weft';
 import { StatusCodeValue } from '../../src/otlp/index.js';
+import { collectGarbage } from '../helpers/gc.js';
 import { HELLO } from '../helpers/openai-server.js';
 import { API_KEY, type Harness, json, startHarness } from './harness.js';
 
@@ -10,18 +9,6 @@ import { API_KEY, type Harness, json, startHarness } from './harness.js';
  * How long a traced stream lives: its span must end when the app is done with it, not when the garbage
  * collector happens to take the stream object while the app is still reading it.
  */
-
-// The flag only takes effect for contexts made after it is set, so `gc` comes from a new one.
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** Collects garbage and lets finalizers run, a few rounds, so any object that can be collected is. */
-async function collectGarbage(): Promise<void> {
-  for (let round = 0; round < 5; round++) {
-    gc();
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
-}
 
 let h: Harness;
 let clients: Client[] = [];
