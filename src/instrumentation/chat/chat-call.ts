@@ -37,6 +37,13 @@ export interface ChatCall {
   /** Ends the span with what is known, e.g. when the caller took the raw HTTP response and weft will not see the body. */
   end(): void;
   /**
+   * The app stopped reading the stream through something weft does not observe, such as an SDK helper that reads the
+   * stream for it (openai's `chat.completions.stream()`, whose loop the app left with `break`): the span ends with what
+   * was received, as when the app leaves the loop of the stream itself, and not as failed when the helper aborts the
+   * request next. Call it before that abort.
+   */
+  readerLeft(): void;
+  /**
    * Takes back the `stream_options.include_usage` weft added to a streamed request, so that the request goes out as
    * the caller gave it, for a caller about to read the raw body, where what weft asked for could not be hidden (openai's
    * `.asResponse()`). Effective while the SDK has not yet serialized the request (openai does so after an `await`, so
@@ -158,6 +165,11 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
     } catch (error) {
       reportInternalError('span end', error);
     }
+  }
+
+  readerLeft(): void {
+    // No signal: whatever is aborted from now on, the reader left first.
+    this.finishStream(undefined);
   }
 
   withdrawUsageRequest(): void {

@@ -7,6 +7,7 @@ import { type ResolvedChatTracingConfig, reportInternalError, resolveChatTracing
 import { type CompletionsPrototype, findCompletionsPrototype } from './module-shape.js';
 import { type AdoptedMethod, type Method, type PatchHost, tracedCompletionsMethod } from './patch-completions.js';
 import { requiredOpenAIModules } from './required-modules.js';
+import { tracedHelperMethod } from './stream-helpers.js';
 import type { OpenAIInstrumentationConfig } from './types.js';
 
 /** The instrumentation scope of the spans this instrumentation makes. */
@@ -25,7 +26,8 @@ const WEFT_WRAPPER = Symbol.for('weft.openai.wrapper');
 // that count (see `latestEnabled`). A disabled instance leaves the list and hands its patches to one still in it.
 const ENABLED_KEY = Symbol.for('weft.openai.enabledInstrumentations');
 const enabledHolder = globalThis as { [ENABLED_KEY]?: PatchHost[] };
-const PATCHED_METHODS = ['create', 'parse'] as const;
+// `stream` and `runTools` (openai 5 on) call `create`, which is traced; they are wrapped to watch their iterator.
+const PATCHED_METHODS = ['create', 'parse', 'stream', 'runTools'] as const;
 
 interface PatchRecord {
   prototype: CompletionsPrototype;
@@ -197,7 +199,10 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
       const original = methods[name];
       if (typeof original !== 'function') continue;
       // The instance is read at call time: the one that patched may since have been disabled, or another enabled.
-      const wrapper = tracedCompletionsMethod(latestEnabled, original as Method, name);
+      const wrapper =
+        name === 'create' || name === 'parse'
+          ? tracedCompletionsMethod(latestEnabled, original as Method, name)
+          : tracedHelperMethod(latestEnabled, original as Method);
       markWrapper(wrapper, original as Method);
       methods[name] = wrapper;
       record.methods.push({ name, original: original as Method, wrapper });

@@ -8,6 +8,7 @@ import {
 } from '../chat/index.js';
 import { GEN_AI_PROVIDER_AZURE_OPENAI } from '../chat/semconv.js';
 import { keepUnwrapped, settleApiPromise } from './api-promise.js';
+import { helperSettler } from './stream-helpers.js';
 
 // `parse` calls `create` on the same client, synchronously; its span is the parse's, so the inner `create` must not
 // add another. A count rather than a context: entering a context would switch on Node's async hooks for good.
@@ -31,7 +32,7 @@ export interface PatchHost {
 
 /** A method of `Completions.prototype` weft replaced, handed from one instance to another. */
 export interface AdoptedMethod {
-  name: 'create' | 'parse';
+  name: 'create' | 'parse' | 'stream' | 'runTools';
   original: Method;
   wrapper: Method;
 }
@@ -69,6 +70,8 @@ export function tracedCompletionsMethod(currentHost: () => PatchHost | undefined
     }
     const rest = args.slice(1);
     if (kind === 'create') {
+      // A call of openai's stream helper (chat.completions.stream(), runTools()): see stream-helpers.ts.
+      options.settle = helperSettler(rest[0]) ?? options.settle;
       return traceChatCompletion(host.tracer(), args[0] as ChatCompletionRequest, (request) => original.call(this, request, ...rest), options);
     }
     let received: (() => unknown) | undefined;

@@ -1,0 +1,131 @@
+import type OpenAI from 'openai';
+import OpenAIv6 from 'openai-v6';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StatusCodeValue } from '../../src/otlp/index.js';
+import { HELLO } from '../helpers/openai-server.js';
+import { HELLO_CUT_SHORT, HI_INPUT, withContentParsed } from './expected-spans.js';
+import { API_KEY, type Harness, startHarness } from './harness.js';
+
+/**
+ * openai's streaming helpers, `chat.completions.stream()` and `runTools({ stream: true })`, which call the traced
+ * `create()` with their own AbortController and read its stream for the app: in openai 7 and in openai 6.
+ */
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+  h.instrumentation.manuallyInstrument(OpenAIv6);
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const USER_HI = [{ role: 'user' as const, content: 'hi' }];
+const WEATHER_TOOL = {
+  type: 'function' as const,
+  function: {
+    name: 'get_weather',
+    function: () => 'sunny',
+    parse: JSON.parse,
+    parameters: { type: 'object', properties: { city: { type: 'string' } } },
+  },
+};
+
+// The helpers as the tests use them, typed once for both majors (their own types differ in detail).
+interface Runner extends AsyncIterable<unknown> {
+  abort(): void;
+  finalChatCompletion(): Promise<unknown>;
+  toReadableStream(): ReadableStream;
+}
+interface HelperClient {
+  chat: { completions: { stream(body: object): Runner; runTools(body: object): Runner } };
+}
+const majors = [
+  { name: 'openai 7', client: () => h.client() as unknown as HelperClient },
+  { name: 'openai 6', client: () => new OpenAIv6({ baseURL: h.server.baseURL, apiKey: API_KEY, maxRetries: 0 }) as unknown as HelperClient },
+];
+const helpers = [
+  { helper: 'chat.completions.stream()', start: (client: HelperClient) => client.chat.completions.stream({ model: 'gpt-4o-mini', messages: USER_HI }) },
+  {
+    helper: 'chat.completions.runTools({ stream: true })',
+    start: (client: HelperClient) => client.chat.completions.runTools({ model: 'gpt-4o-mini', messages: USER_HI, stream: true, tools: [WEATHER_TOOL] }),
+  },
+];
+
+/** What the app sees of a helper it leaves after two chunks: the chunks, and what finalChatCompletion() then says. */
+async function leaveAfterTwoChunks(runner: Runner): Promise<{ chunks: number; final: string }> {
+  let chunks = 0;
+  for await (const _chunk of runner) {
+    if (++chunks === 2) break;
+  }
+  const final = await runner.finalChatCompletion().then(
+    () => 'completed',
+    (error: Error) => `${error.constructor.name}: ${error.message}`,
+  );
+  return { chunks, final };
+}
+
+/** The same, with weft's instrumentation disabled: what the app sees without weft. */
+async function withoutWeft<T>(run: () => Promise<T>): Promise<T> {
+  h.instrumentation.disable();
+  try {
+    return await run();
+  } finally {
+    h.instrumentation.enable();
+  }
+}
+
+for (const { name, client } of majors) {
+  describe(`${name}: an app that leaves a streaming helper`, () => {
+    for (const { helper, start } of helpers) {
+      it(`with break, mid-stream, ends the span of ${helper} with what was received, not as failed`, async () => {
+        h.server.reply({ ...HELLO, hangAfterChunks: 2 });
+        const without = await withoutWeft(() => leaveAfterTwoChunks(start(client())));
+        const seen = await leaveAfterTwoChunks(start(client()));
+        expect(seen).toEqual(without);
+
+        const [span] = await h.spans(1);
+        expect(span?.status.code).toBe(StatusCodeValue.UNSET);
+        expect(span?.events).toEqual([]);
+        expect(withContentParsed(span!.attributes)).toMatchObject(HELLO_CUT_SHORT);
+        expect(span?.attributes['error.type']).toBeUndefined();
+      });
+    }
+
+    it('by cancelling the reader of runner.toReadableStream() ends the span as left, not as failed', async () => {
+      h.server.reply({ ...HELLO, hangAfterChunks: 2 });
+      const reader = client().chat.completions.stream({ model: 'gpt-4o-mini', messages: USER_HI }).toReadableStream().getReader();
+      await reader.read();
+      await reader.read();
+      await reader.cancel();
+      const [span] = await h.spans(1);
+      expect(span?.status.code).toBe(StatusCodeValue.UNSET);
+      expect(withContentParsed(span!.attributes)).toMatchObject(HELLO_CUT_SHORT);
+    });
+
+    it('by calling runner.abort() itself ends the span as aborted', async () => {
+      h.server.reply({ ...HELLO, hangAfterChunks: 2 });
+      const runner = client().chat.completions.stream({ model: 'gpt-4o-mini', messages: USER_HI });
+      let chunks = 0;
+      const failure = await (async () => {
+        for await (const _chunk of runner) if (++chunks === 2) runner.abort();
+      })().catch((error: unknown) => error);
+      expect((failure as Error).constructor.name).toBe('APIUserAbortError');
+
+      const [span] = await h.spans(1);
+      expect(span?.status.code).toBe(StatusCodeValue.ERROR);
+      expect(span?.events.map((e) => e.name)).toEqual(['exception']);
+      expect(withContentParsed(span!.attributes)).toMatchObject({ ...HELLO_CUT_SHORT, 'error.type': 'AbortError' });
+    });
+
+    it('after the whole response came records all of it, under one span per call', async () => {
+      h.server.reply(HELLO);
+      const runner = client().chat.completions.stream({ model: 'gpt-4o-mini', messages: USER_HI });
+      const final = (await runner.finalChatCompletion()) as OpenAI.ChatCompletion;
+      expect(final.choices[0]?.message.content).toBe('Hello there!');
+      const spans = await h.spans(1);
+      expect(spans).toHaveLength(1);
+      expect(withContentParsed(spans[0]!.attributes)).toMatchObject({ 'gen_ai.input.messages': HI_INPUT, 'llm.usage.total_tokens': 15 });
+    });
+  });
+}
