@@ -5,6 +5,7 @@ import { op, withThread } from 'weft';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SpanKindCode, StatusCodeValue } from '../../src/otlp/index.js';
 import { collectGarbage } from '../helpers/gc.js';
+import { settlesWithin } from '../helpers/deadline.js';
 import { HELLO, type ScriptedCompletion } from '../helpers/openai-server.js';
 import {
   DETAILED_ATTRIBUTES,
@@ -372,6 +373,39 @@ describe('a streamed chat completion', () => {
     const [span] = await h.spans(1);
     expect(span?.status.code).toBe(StatusCodeValue.UNSET);
     expect(withContentParsed(span!.attributes)).toEqual({ ...streamedHi(), ...HELLO_CUT_SHORT });
+  });
+
+  it('records the usage that follows the last choice when the app leaves the loop at that choice', async () => {
+    h.server.reply(HELLO);
+    const stream = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+    for await (const chunk of stream) {
+      if (chunk.choices[0]?.finish_reason) break;
+    }
+    const [span] = await h.spans(1);
+    expect(span?.status.code).toBe(StatusCodeValue.UNSET);
+    expect(withContentParsed(span!.attributes)).toEqual({
+      ...streamedHi(),
+      ...HELLO_RESPONSE,
+      ...HELLO_USAGE,
+      'gen_ai.output.messages': HELLO_OUTPUT,
+    });
+  });
+
+  it('stops the request, and ends the span without usage, when the usage never follows the last choice', async () => {
+    // The server holds the stream open after the last choice, without the usage weft asked for.
+    h.server.reply({ ...HELLO, hangAfterChunks: 5 });
+    const stream = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+    for await (const chunk of stream) {
+      if (chunk.choices[0]?.finish_reason) break;
+    }
+    const { signal } = stream.controller;
+    await settlesWithin(
+      new Promise((resolve) => (signal.aborted ? resolve(undefined) : signal.addEventListener('abort', resolve))),
+      'the request of a stream left at its last choice',
+    );
+    const [span] = await h.spans(1);
+    expect(span?.status.code).toBe(StatusCodeValue.UNSET);
+    expect(withContentParsed(span!.attributes)).toEqual({ ...streamedHi(), ...HELLO_RESPONSE, 'gen_ai.output.messages': HELLO_OUTPUT });
   });
 
   it('ends the span as failed when the app aborts the stream with its controller', async () => {

@@ -1,9 +1,13 @@
 import type OpenAI from 'openai';
+import { LengthFinishReasonError } from 'openai/error';
+import { makeParseableResponseFormat } from 'openai/lib/parser';
 import OpenAIv6 from 'openai-v6';
+import { LengthFinishReasonError as LengthFinishReasonErrorV6 } from 'openai-v6/error';
+import { makeParseableResponseFormat as makeParseableResponseFormatV6 } from 'openai-v6/lib/parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatusCodeValue } from '../../src/otlp/index.js';
 import { HELLO } from '../helpers/openai-server.js';
-import { HELLO_CUT_SHORT, HI_INPUT, withContentParsed } from './expected-spans.js';
+import { HELLO_CUT_SHORT, HELLO_RESPONSE, HELLO_USAGE, HI_INPUT, withContentParsed } from './expected-spans.js';
 import { API_KEY, type Harness, startHarness } from './harness.js';
 
 /**
@@ -41,8 +45,18 @@ interface HelperClient {
   chat: { completions: { stream(body: object): Runner; runTools(body: object): Runner } };
 }
 const majors = [
-  { name: 'openai 7', client: () => h.client() as unknown as HelperClient },
-  { name: 'openai 6', client: () => new OpenAIv6({ baseURL: h.server.baseURL, apiKey: API_KEY, maxRetries: 0 }) as unknown as HelperClient },
+  {
+    name: 'openai 7',
+    client: () => h.client() as unknown as HelperClient,
+    LengthError: LengthFinishReasonError,
+    parseable: makeParseableResponseFormat,
+  },
+  {
+    name: 'openai 6',
+    client: () => new OpenAIv6({ baseURL: h.server.baseURL, apiKey: API_KEY, maxRetries: 0 }) as unknown as HelperClient,
+    LengthError: LengthFinishReasonErrorV6,
+    parseable: makeParseableResponseFormatV6,
+  },
 ];
 const helpers = [
   { helper: 'chat.completions.stream()', start: (client: HelperClient) => client.chat.completions.stream({ model: 'gpt-4o-mini', messages: USER_HI }) },
@@ -75,7 +89,7 @@ async function withoutWeft<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-for (const { name, client } of majors) {
+for (const { name, client, LengthError, parseable } of majors) {
   describe(`${name}: an app that leaves a streaming helper`, () => {
     for (const { helper, start } of helpers) {
       it(`with break, mid-stream, ends the span of ${helper} with what was received, not as failed`, async () => {
@@ -126,6 +140,41 @@ for (const { name, client } of majors) {
       const spans = await h.spans(1);
       expect(spans).toHaveLength(1);
       expect(withContentParsed(spans[0]!.attributes)).toMatchObject({ 'gen_ai.input.messages': HI_INPUT, 'llm.usage.total_tokens': 15 });
+    });
+  });
+  describe(`${name}: a streaming helper asked for structured output`, () => {
+    // As openai's zodResponseFormat() makes it: a format the helper parses, so that it throws at finish_reason "length".
+    const ANSWER_FORMAT = parseable(
+      {
+        type: 'json_schema',
+        json_schema: { name: 'answer', strict: true, schema: { type: 'object', properties: { answer: { type: 'number' } } } },
+      },
+      (content) => JSON.parse(content) as unknown,
+    );
+    const CUT_AT_MAX_TOKENS = { ...HELLO, choices: [{ content: ['{"answer":', '4'], finishReason: 'length' }] };
+
+    it('fails as without weft when the answer is cut at max_tokens, and the span still has the usage', async () => {
+      const ask = () => client().chat.completions.stream({ model: 'gpt-4o-mini', messages: USER_HI, response_format: ANSWER_FORMAT });
+      h.server.reply(CUT_AT_MAX_TOKENS);
+      const without = await withoutWeft(() => ask().finalChatCompletion().catch((error: unknown) => error));
+      const runner = ask();
+      const failure = await runner.finalChatCompletion().catch((error: unknown) => error);
+      // openai's own error, as the helper threw it.
+      expect(failure).toBeInstanceOf(LengthError);
+      expect(failure).toEqual(without);
+
+      const [span] = await h.spans(1);
+      expect(withContentParsed(span!.attributes)).toEqual({
+        ...h.common(),
+        'gen_ai.request.stream': true,
+        'gen_ai.output.type': 'json',
+        'gen_ai.input.messages': HI_INPUT,
+        'gen_ai.response.time_to_first_chunk': expect.any(Number),
+        ...HELLO_RESPONSE,
+        'gen_ai.response.finish_reasons': ['length'],
+        ...HELLO_USAGE,
+        'gen_ai.output.messages': [{ role: 'assistant', parts: [{ type: 'text', content: '{"answer":4' }], finish_reason: 'length' }],
+      });
     });
   });
 }

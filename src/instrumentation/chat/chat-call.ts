@@ -74,7 +74,7 @@ export interface ChatCall {
 /** The shape of openai's `Stream` (and of streams built like it). */
 interface IteratorFactoryStream {
   iterator: (...args: unknown[]) => AsyncIterator<unknown>;
-  controller?: { signal?: AbortSignal } | null;
+  controller?: { signal?: AbortSignal; abort?: unknown } | null;
 }
 
 // Holds only the recorder (never the stream), so it cannot keep an abandoned stream alive. A stream aborted and then
@@ -202,6 +202,16 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
     }
     this.record('stream end', (span, config) => this.recordStreamSoFar(span, config));
     this.end();
+  }
+
+  usageStillToCome(signal: AbortSignal | undefined, stream: object | undefined): (() => void) | undefined {
+    if (this.done || signal === undefined || signal.aborted || this.request.stream_options?.include_usage !== true) return undefined;
+    if (this.accumulator?.isWhole(false) !== true || this.accumulator.isWhole(true)) return undefined;
+    // Only a request weft can stop: if the usage never comes, the request must not stay open for weft's sake.
+    const controller = (stream as Partial<IteratorFactoryStream> | undefined)?.controller;
+    if (controller?.signal !== signal || typeof controller.abort !== 'function') return undefined;
+    const abort = controller.abort as () => void;
+    return () => abort.call(controller);
   }
 
   watchAbandonment(stream: object): void {

@@ -9,7 +9,19 @@ export interface ChunkObserver {
   finishStream(signal: AbortSignal | undefined): void;
   /** The stream failed with `error`. */
   fail(error: unknown): void;
+  /**
+   * The reader is leaving: if every choice has finished and only the usage chunk the request asked for is still to
+   * come (the server sends it next), how to stop the request of `stream` should it not come; else undefined.
+   */
+  usageStillToCome(signal: AbortSignal | undefined, stream: object | undefined): (() => void) | undefined;
 }
+
+/**
+ * How long the usage chunk may take, once the reader has left after the last choice finished, before weft stops the
+ * request without it. The server sends it right after that choice's last chunk; this bounds only a server that holds
+ * the stream open without it, and nobody waits on it: the reader has already left.
+ */
+const USAGE_WAIT_MS = 1000;
 
 /**
  * An iterator over `source` that reports to `call`. One `then` per chunk, no generator, so no added latency; a
@@ -31,7 +43,7 @@ class ObservedIterator<C> implements AsyncIterableIterator<C> {
   readonly #source: AsyncIterator<C>;
   readonly #call: ChunkObserver;
   readonly #signal: AbortSignal | undefined;
-  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: never read; holding the stream is the point.
+  /** The stream the iterator was taken from: holding it is the point (see above). */
   readonly #owner: object | undefined;
   readonly #onResult = (result: IteratorResult<C>): IteratorResult<C> | Promise<IteratorResult<C>> => {
     if (this.#finished) return result;
@@ -66,12 +78,20 @@ class ObservedIterator<C> implements AsyncIterableIterator<C> {
   return(value?: unknown): Promise<IteratorResult<C>> {
     if (!this.#finished) {
       this.#finished = true;
+      // A reader that leaves at the last choice (openai's stream helper throws there at finish_reason "length") has
+      // not read the usage chunk, which is on its way: weft reads on for it, unseen, and returns the source after.
+      const stop = this.#call.usageStillToCome(this.#signal, this.#owner);
+      if (stop) {
+        const source = this.#source;
+        readOnForUsage(source, this.#call, stop)
+          .then(() => returnOf(source, value))
+          .catch(() => undefined);
+        return Promise.resolve({ done: true, value } as IteratorResult<C>);
+      }
       // Before the source's own return(), which aborts the request itself: only an abort by the app counts.
       this.#call.finishStream(this.#signal);
     }
-    return typeof this.#source.return === 'function'
-      ? this.#source.return(value)
-      : Promise.resolve({ done: true, value } as IteratorResult<C>);
+    return returnOf(this.#source, value);
   }
 
   throw(error?: unknown): Promise<IteratorResult<C>> {
@@ -93,6 +113,32 @@ class ObservedIterator<C> implements AsyncIterableIterator<C> {
       this.#call.fail(error);
     }
     return error;
+  }
+}
+
+function returnOf<C>(source: AsyncIterator<C>, value: unknown): Promise<IteratorResult<C>> {
+  return typeof source.return === 'function' ? source.return(value) : Promise.resolve({ done: true, value } as IteratorResult<C>);
+}
+
+/**
+ * Reads `source` on to the usage chunk (or its end), records what comes, and ends the span as left by its reader.
+ * `stop` ends the request if the usage takes longer than {@link USAGE_WAIT_MS}. Never rejects.
+ */
+async function readOnForUsage(source: AsyncIterator<unknown>, call: ChunkObserver, stop: () => void): Promise<void> {
+  const deadline = setTimeout(stop, USAGE_WAIT_MS);
+  // Nothing waits on it: it must not keep the process alive by itself.
+  deadline.unref();
+  try {
+    for (let result = await source.next(); !result.done; result = await source.next()) {
+      call.onChunk(result.value);
+      if ((result.value as { usage?: unknown } | null)?.usage) break;
+    }
+  } catch {
+    // Stopped, or cut: the span ends with what came.
+  } finally {
+    clearTimeout(deadline);
+    // The reader left before anything was aborted: whatever stopped the request since, the span ends as left.
+    call.finishStream(undefined);
   }
 }
 
