@@ -2,6 +2,7 @@ import { channel } from 'node:diagnostics_channel';
 import { type Context, ROOT_CONTEXT } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { isTracingSuppressed } from '@opentelemetry/core';
+import { isThenable } from './is-thenable.js';
 
 // Where an HTTP instrumentation learns of a request as it starts (fetch's undici, and node:http), with whatever
 // context is active by then: once somebody listens there, a span's context must reach the request.
@@ -17,7 +18,10 @@ const requestChannels = [channel('undici:request:create'), channel('http.client.
  * `AsyncLocalStorage`:
  * - entering the root context, or one that only suppresses tracing (what OTel's span processors do around an
  *   export), holds for the synchronous part of the call: that is where an HTTP instrumentation decides whether to
- *   trace a request, and weft's exporter enters it around each request it makes, retries included;
+ *   trace a request, and weft's exporter enters it around each request it makes, retries included. Tracing
+ *   suppressed around code that awaits (an app hiding some of its own calls) must hold after the await too: an
+ *   async function entered so, or a function that returns a promise, switches the stock manager on (for that
+ *   promise's continuations it comes too late, once);
  * - the chat instrumentation makes its span active the same way ({@link WeftContextManager.withSynchronously}):
  *   code that starts a span inside the SDK's call sees it; the request itself, sent later, has nobody to read it.
  * From the first context that carries something on, it is the stock manager.
@@ -44,7 +48,11 @@ export class WeftContextManager extends AsyncLocalStorageContextManager {
     thisArg?: ThisParameterType<F>,
     ...args: A
   ): ReturnType<F> {
-    return this.enter(context, carriesNothingAsync(context), fn, thisArg, args);
+    const synchronousWillDo = carriesNothingAsync(context, fn);
+    const result = this.enter(context, synchronousWillDo, fn, thisArg, args);
+    // The suppression was wanted in async code after all: from now on, contexts reach it.
+    if (synchronousWillDo && context !== ROOT_CONTEXT && isThenable(result)) this.#entered = true;
+    return result;
   }
 
   /**
@@ -93,11 +101,17 @@ export class WeftContextManager extends AsyncLocalStorageContextManager {
 }
 
 /**
- * The root context, or one whose only value is the suppression of tracing. The API's contexts keep their values
- * in a Map; should that change, every context counts as carrying something: slower, never wrong.
+ * The root context, or one whose only value is the suppression of tracing, entered around a function that is not
+ * async (OTel's exporters and span processors enter it around plain closures that send a request). The API's
+ * contexts keep their values in a Map; should that change, every context counts as carrying something: slower,
+ * never wrong.
  */
-function carriesNothingAsync(context: Context): boolean {
+function carriesNothingAsync(context: Context, fn: unknown): boolean {
   if (context === ROOT_CONTEXT) return true;
   const values = (context as { _currentContext?: unknown })._currentContext;
-  return values instanceof Map && values.size === 1 && isTracingSuppressed(context);
+  return values instanceof Map && values.size === 1 && isTracingSuppressed(context) && !isAsyncFunction(fn);
+}
+
+function isAsyncFunction(fn: unknown): boolean {
+  return Object.prototype.toString.call(fn) === '[object AsyncFunction]';
 }

@@ -22,7 +22,7 @@ interface Report {
   seenByFetch: (string | null)[];
 }
 
-async function run(mode: 'op' | 'listener'): Promise<Report> {
+async function run(mode: 'op' | 'listener' | 'suppress'): Promise<Report> {
   const result = await runNode([fixture, mode], {
     WEFT_BASE_URL: peers.receiver.url,
     WEFT_PROJECT: 'acme/hooks',
@@ -66,5 +66,17 @@ describe('once something needs contexts to reach async code', () => {
     const report = await run('listener');
     expect(report.seenByFetch.slice(3)).toEqual(chatSpanIds('observed'));
     expect(report.suppressedExports.every(Boolean)).toBe(true);
+  });
+});
+
+describe('tracing suppressed by the app', () => {
+  it('holds after an await inside it, though no context was in use before', async () => {
+    const report = await run('suppress');
+    expect(report.hooksAfterChatCalls).toBe(false);
+    const models = peers.receiver.spans().map((s) => s.name);
+    expect(models).not.toContain('chat suppressed-async');
+    expect(models).not.toContain('chat suppressed-chain');
+    expect(chatSpanIds('after-suppress')).toHaveLength(3);
+    expect(report.seenByFetch.slice(-3)).toEqual(chatSpanIds('after-suppress'));
   });
 });

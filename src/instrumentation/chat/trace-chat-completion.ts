@@ -1,5 +1,6 @@
 import { type Attributes, SpanKind, type Tracer, trace } from '@opentelemetry/api';
 import { activeContext, withActiveContextLazily } from '../../tracing/active-context.js';
+import { isThenable } from '../../tracing/is-thenable.js';
 import { started } from '../../tracing/unfinished.js';
 import { chatRequestAttributes, chatSpanName } from './attributes.js';
 import { type ChatCall, ChatCallRecorder } from './chat-call.js';
@@ -232,12 +233,4 @@ function chatSpanStart(request: ChatCompletionRequest, server: ChatServer): Span
     };
   }
   return { name: chatSpanName(request), options: { kind: SpanKind.CLIENT, attributes } };
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
 }

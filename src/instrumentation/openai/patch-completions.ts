@@ -59,6 +59,8 @@ export function tracedCompletionsMethod(currentHost: () => PatchHost | undefined
       if (body && typeof body === 'object' && insideParse === 0) {
         host = currentHost();
         if (host) options = callOptions(host, clientOf(this));
+        // A call of openai's stream helper (chat.completions.stream(), runTools()): see stream-helpers.ts.
+        if (options && kind === 'create') options.settle = helperSettler(args[1]) ?? options.settle;
       }
     } catch (error) {
       reportInternalError('openai patch', error);
@@ -70,8 +72,6 @@ export function tracedCompletionsMethod(currentHost: () => PatchHost | undefined
     }
     const rest = args.slice(1);
     if (kind === 'create') {
-      // A call of openai's stream helper (chat.completions.stream(), runTools()): see stream-helpers.ts.
-      options.settle = helperSettler(rest[0]) ?? options.settle;
       return traceChatCompletion(host.tracer(), args[0] as ChatCompletionRequest, (request) => original.call(this, request, ...rest), options);
     }
     let received: (() => unknown) | undefined;
