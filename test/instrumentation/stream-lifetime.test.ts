@@ -103,3 +103,20 @@ describe('a weft client stream the app cancels', () => {
     expect(span?.attributes['gen_ai.request.stream']).toBe(true);
   });
 });
+
+describe('a stream the app keeps after its span ended', () => {
+  // As openai 6 does, through the listener it leaves on a signal the app passes to every call.
+  it('keeps nothing of the request weft recorded', async () => {
+    h.server.reply(HELLO);
+    let messages: { role: 'user'; content: string }[] | undefined = [{ role: 'user', content: 'hi' }];
+    const sent = new WeakRef(messages);
+    const stream = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages, stream: true });
+    messages = undefined;
+    for await (const _chunk of stream) break;
+    await h.spans(1);
+    await collectGarbage();
+
+    expect(stream).toBeDefined();
+    expect(sent.deref()).toBeUndefined();
+  });
+});

@@ -1,6 +1,6 @@
 import { type Span, SpanStatusCode } from '@opentelemetry/api';
 import { chatErrorAttributes, chatRequestContentAttributes, chatResponseAttributes, errorType } from './attributes.js';
-import { type ChatSpan, sdkLengthLimit } from './chat-span.js';
+import { type ChatSpan, ENDED_CHAT_SPAN, sdkLengthLimit } from './chat-span.js';
 import { fitToLengthLimit, type ResolvedChatTracingConfig } from './config.js';
 import { reportInternalError } from './report.js';
 import { ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK } from './semconv.js';
@@ -16,7 +16,10 @@ import { finished, type Unfinished } from '../../tracing/unfinished.js';
  * method is safe to call more than once and never throws; the span ends exactly once.
  */
 export interface ChatCall {
-  /** The request as sent (with `stream_options.include_usage` added when weft asked for usage). */
+  /**
+   * The request as sent (with `stream_options.include_usage` added when weft asked for usage); once the span has ended,
+   * only its model and `stream`.
+   */
   readonly request: ChatCompletionRequest;
   /** Whether the span has ended. */
   readonly ended: boolean;
@@ -106,8 +109,8 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
 
   constructor(
     /** Where the span comes from; everything is recorded on it as the call ends. */
-    private readonly span: ChatSpan,
-    readonly request: ChatCompletionRequest,
+    private span: ChatSpan,
+    public request: ChatCompletionRequest,
     /** The request as the app gave it, copied at the call: its content is recorded as the span ends. */
     snapshot: ChatCompletionRequest,
     private readonly config: ResolvedChatTracingConfig,
@@ -165,6 +168,11 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
     } catch (error) {
       reportInternalError('span end', error);
     }
+    // The app's objects may keep an ended call reachable for long (openai 6 never removes its listener from a signal
+    // the app passes to every call, and the stream weft observed holds the call): it keeps nothing of the content.
+    this.span = ENDED_CHAT_SPAN;
+    this.accumulator = undefined;
+    this.request = { model: this.request.model, stream: this.request.stream, messages: [] };
   }
 
   readerLeft(): void {

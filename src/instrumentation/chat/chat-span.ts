@@ -4,7 +4,9 @@ import {
   type Context,
   type Exception,
   type HrTime,
+  INVALID_SPAN_CONTEXT,
   type Link,
+  ROOT_CONTEXT,
   type Span,
   type SpanContext,
   type SpanOptions,
@@ -28,6 +30,16 @@ export interface ChatSpan {
   /** The time of an event or of the end; undefined leaves it to the span's own clock. */
   now(): HrTime | undefined;
 }
+
+/**
+ * What an ended call keeps in place of its span: nothing records after the end, and a call the app's objects keep
+ * reachable (a dropped stream held by a signal that lives on) must not keep its span, and the content on it, too.
+ */
+export const ENDED_CHAT_SPAN: ChatSpan = {
+  context: ROOT_CONTEXT,
+  open: () => trace.wrapSpanContext(INVALID_SPAN_CONTEXT),
+  now: () => undefined,
+};
 
 /** A span's name and options, as the call starts. */
 export interface SpanStart {
