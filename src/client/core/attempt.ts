@@ -77,12 +77,31 @@ export function clientClosedError(method: string, path: string, what: string): W
 /** The `code` of {@link clientClosedError}. */
 export const CLIENT_CLOSED = 'WEFT_CLIENT_CLOSED';
 
+type UndiciBody = Dispatcher.ResponseData['body'];
+
+/** What releases one response: the attempt's guard (its listeners) and undici's body (the connection). */
+interface HeldResponse {
+  body: UndiciBody;
+  guard: AttemptGuard;
+}
+
+/**
+ * Releases the response of a body the app dropped unread (a stream never iterated nor cancelled, e.g. an error
+ * path that threw first): the guard's listeners on the caller's signal and the client's `closing` would hold it
+ * for good, and undici's body its connection until the body timeout. Keyed on the {@link GuardedBody}, which
+ * whatever the app holds to read it (a stream, the iterator of one, a raw response) keeps reachable, and which
+ * nothing that stays behind (the held value, the guard's listeners, undici) refers to.
+ */
+const droppedBodies = new FinalizationRegistry<HeldResponse>(({ body, guard }) => releaseResponse(body, guard));
+
 /** undici's response body, with weft errors and a release of the attempt's guard when done. */
 export class GuardedBody implements ResponseBody {
   constructor(
-    private readonly body: Dispatcher.ResponseData['body'],
+    private readonly body: UndiciBody,
     private readonly guard: AttemptGuard,
-  ) {}
+  ) {
+    droppedBodies.register(this, { body, guard }, this);
+  }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
     try {
@@ -109,13 +128,18 @@ export class GuardedBody implements ResponseBody {
   }
 
   cancel(): void {
-    this.guard.dispose();
-    if (this.body.destroyed) return;
-    // undici's body, destroyed before it was read to its end, emits an AbortError: with nobody listening (a body
-    // never read), that would be an uncaught exception in the app. Cancelling is what the caller asked for.
-    this.body.on('error', ignoreError);
-    this.body.destroy();
+    droppedBodies.unregister(this);
+    releaseResponse(this.body, this.guard);
   }
+}
+
+function releaseResponse(body: UndiciBody, guard: AttemptGuard): void {
+  guard.dispose();
+  if (body.destroyed) return;
+  // undici's body, destroyed before it was read to its end, emits an AbortError: with nobody listening (a body
+  // never read), that would be an uncaught exception in the app. Cancelling is what the caller asked for.
+  body.on('error', ignoreError);
+  body.destroy();
 }
 
 function ignoreError(): void {}

@@ -36,7 +36,9 @@
  *   body stream that fails (even before it is read) throws {@link WeftRequestBodyError}.
  *   Errors carry method and path, never headers; the API key is scrubbed from anything a server echoes.
  * - **Streams**: `jsonl()`/`stream()` return at once; the request is sent when iteration starts. Breaking out
- *   of `for await` (or an error in the loop body) destroys the response body, which closes the connection.
+ *   of `for await` (or an error in the loop body) destroys the response body, which closes the connection. A
+ *   body the caller drops unfinished (a stream never read, an iterator left mid-way) is released like that once it
+ *   is garbage-collected, with the attempt's listeners on the caller's signal and on `closing`.
  * - **Resource methods** take {@link CallOptions} as their last argument (signal, timeoutMs, maxRetries,
  *   idempotent, headers) and pass them through; the caller's `idempotent` overrides the endpoint's choice.
  * - **Lifetime**: cores share one keep-alive undici `Agent` when given a `dispatcher`; otherwise each core
@@ -223,7 +225,8 @@ export class HttpCore {
     this.backoff = checkedBackoff(options.backoff ?? {});
     this.onRetry = checkedOnRetry(options.onRetry);
     checkHeaders(options.headers);
-    // Every attempt in flight listens to it (and removes its listener when done): many at once are no leak.
+    // Every attempt in flight listens to it (and removes its listener when done, or when the caller's response is
+    // collected unfinished: see GuardedBody): many at once are no leak.
     setMaxListeners(0, this.#closing.signal);
     this.#apiKey = options.apiKey || undefined;
     // So that a span of an op that sees one of this client's errors cannot record the key either.

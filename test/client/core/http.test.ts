@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createReadStream, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +23,7 @@ import {
   WeftTimeoutError,
   WeftValidationError,
 } from '../../../src/client/core/index.js';
+import { collectGarbage } from '../../helpers/gc.js';
 import { type RecordingServer, sendJson, startRecordingServer } from './recording-server.js';
 
 const API_KEY = 'sk-test-SECRET-0123456789';
@@ -480,6 +482,31 @@ describe('JSONL streams', () => {
     const closed = server.connectionClosed();
     for await (const _chunk of core.stream({ method: 'POST', path: '/file/content', body: {} })) break;
     await closed;
+  });
+
+  it('releases a stream left mid-way without return() (its iterator dropped) once it is collected', async () => {
+    server.handle(slowJsonl);
+    let closed = false;
+    void server.connectionClosed().then(() => {
+      closed = true;
+    });
+    const signal = new AbortController().signal;
+    // In a frame of its own, gone when it returns: nothing but the dropped iterator refers to the stream.
+    const readTwoAndDrop = async () => {
+      const iterator = core.jsonl({ method: 'POST', path: '/calls/stream_query', body: {}, signal })[Symbol.asyncIterator]();
+      return [(await iterator.next()).value, (await iterator.next()).value];
+    };
+    expect(await readTwoAndDrop()).toEqual([{ i: 0 }, { i: 1 }]);
+
+    const listeners = () => ({
+      caller: getEventListeners(signal, 'abort').length,
+      client: getEventListeners(core.closing, 'abort').length,
+    });
+    for (const deadline = Date.now() + 5000; !(closed && listeners().caller === 0 && listeners().client === 0) && Date.now() < deadline; ) {
+      await collectGarbage();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect({ closed, ...listeners() }).toEqual({ closed: true, caller: 0, client: 0 });
   });
 
   it('sends no request for a stream that is never iterated', async () => {

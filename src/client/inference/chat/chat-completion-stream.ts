@@ -37,7 +37,10 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionStreamC
     return all;
   }
 
-  /** Stops reading and closes the connection, for a stream that will not be iterated (to the end). */
+  /**
+   * Stops reading and closes the connection, for a stream that will not be iterated (to the end). A stream dropped
+   * without it is released too, but only once it is garbage-collected.
+   */
   async cancel(): Promise<void> {
     // Going through the iterator (when not taken yet) lets tracing see the end; a generator that never
     // started skips its `finally` on return(), so the body is released directly too.
