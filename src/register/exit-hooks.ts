@@ -36,16 +36,18 @@ function appListens(signal: NodeJS.Signals): boolean {
  * - An uncaught exception with no other handler: flush, then throw the same error again so that Node prints it
  *   and exits with its usual code; further errors during the flush are ignored, as the process would already
  *   have ended. With other handlers present, weft only flushes alongside them.
- *
- * `process.exit()` called by the app cannot be waited for (its `exit` event is synchronous): spans still queued
- * then are lost (and counted by `onEnd`), which is why the batch delay is short.
+ * - `process.exit()` called by the app, or the end after the `beforeExit` flush: nothing asynchronous runs after the
+ *   `exit` event, so the calls still running are ended and what is left is sent synchronously (`onEnd`).
  *
  * `onEnd` runs, synchronously, once the process is certainly ending: at its `exit` event, and just before weft
- * raises a signal again (a process killed by a signal has no `exit` event). Nothing can be sent after it.
+ * raises a signal again (a process killed by a signal has no `exit` event). It sends what is left in a child process
+ * it waits for (see last-send.ts), unless it cannot do so safely, and counts the rest as dropped. Nothing can be
+ * sent after it.
  *
  * `endUnfinished` runs before the flush on the paths where weft ends the process, or where it would end anyway
  * with nothing left to run (a signal or an uncaught exception the app does not handle, `beforeExit` with no
- * `beforeExit` work of the app's): the calls still traced then have their spans ended, and sent with the rest.
+ * `beforeExit` work of the app's), and at the `exit` event: the calls still traced then have their spans ended, and
+ * sent with the rest.
  *
  * @returns a function that removes the hooks.
  */
@@ -134,15 +136,19 @@ export function installExitHooks(
       }),
     );
   };
+  const onExit = () => {
+    endUnfinished('the process exited');
+    onEnd();
+  };
   // weft's listeners go first: whether the app handles an event is asked as it comes, and a `once` listener that ran
   // before weft's would no longer be counted. (One the app prepends with `prependOnceListener` after register()
   // still runs first, and is not counted.)
   process.prependListener('uncaughtException', onUncaught);
   process.prependListener('beforeExit', onBeforeExit);
-  process.on('exit', onEnd);
+  process.on('exit', onExit);
 
   return () => {
-    process.removeListener('exit', onEnd);
+    process.removeListener('exit', onExit);
     process.removeListener('beforeExit', onBeforeExit);
     process.removeListener('uncaughtException', onUncaught);
     for (const [signal, handler] of signalHandlers) process.removeListener(signal, handler);
