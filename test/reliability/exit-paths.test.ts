@@ -106,6 +106,30 @@ describe('when the app ends', () => {
   });
 });
 
+describe("when an app that watches crashes with its own uncaughtExceptionMonitor crashes", () => {
+  async function crashing(mode: string, withWeft: boolean) {
+    const run = await runFixture('exit.cjs', { ...env(mode, withWeft), APP_MONITOR: '1' });
+    return { code: run.code, monitored: run.stdout.split('\n').filter((line) => line.startsWith('MONITOR ')), header: run.stderr.split('\n')[0] };
+  }
+
+  for (const [mode, origin, message] of [
+    ['uncaught', 'uncaughtException', 'the app failed on its own'],
+    ['rejection', 'unhandledRejection', 'the app rejected on its own'],
+  ] as const) {
+    it(`by an ${origin}, its monitor hears of it once, and Node's report points at the app, as without weft`, async () => {
+      const without = await crashing(mode, false);
+      const withWeft = await crashing(mode, true);
+      expect(without.monitored).toEqual([`MONITOR ${origin} ${message}`]);
+      expect(withWeft.monitored).toEqual(without.monitored);
+      // The first line of Node's report is where the app threw: exit.cjs, line and column.
+      expect(without.header).toMatch(/exit\.cjs:\d+$/);
+      expect(withWeft.header).toBe(without.header);
+      expect(withWeft.code).toBe(1);
+      expect(flushedSpans()).toEqual({ app: 1, chat: 1 });
+    });
+  }
+});
+
 describe('when an ES-module app started with --import weft/register ends', () => {
   const esmEnv = (mode: string) => ({
     CHAT_URL: chat.baseURL,
