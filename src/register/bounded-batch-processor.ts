@@ -44,6 +44,29 @@ export class BoundedBatchProcessor implements SpanProcessor {
     this.stats.spansQueued = 0;
   }
 
+  /**
+   * The spans waiting in OTel's batch processor, for the last send as the process ends. They are read from its
+   * private queue (`_finishedSpans` of the SDK's BatchSpanProcessorBase), as nothing public gives them: when that
+   * is not an array of spans (another version of the SDK), none, and they are counted as dropped as they would be
+   * without a last send.
+   */
+  queuedSpans(): ReadableSpan[] {
+    const queue = (this.batch as { _finishedSpans?: unknown })._finishedSpans;
+    if (!Array.isArray(queue)) return [];
+    const isSpan = (span: unknown) => typeof (span as ReadableSpan | null)?.spanContext === 'function';
+    return queue.every(isSpan) ? [...(queue as ReadableSpan[])] : [];
+  }
+
+  /** Takes `spans` out of the batch processor's queue: the last send sent them. */
+  forgetQueued(spans: readonly ReadableSpan[]): void {
+    const queue = (this.batch as { _finishedSpans?: unknown })._finishedSpans;
+    if (!Array.isArray(queue) || spans.length === 0) return;
+    const sent = new Set(spans);
+    const left = queue.filter((span) => !sent.has(span as ReadableSpan));
+    queue.length = 0;
+    queue.push(...left);
+  }
+
   forceFlush(): Promise<void> {
     return this.batch.forceFlush();
   }

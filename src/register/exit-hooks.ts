@@ -33,19 +33,22 @@ function appListens(signal: NodeJS.Signals): boolean {
  *   ends by the signal exactly as it would have without weft (a `signal-exit` listener does not count as the
  *   app's: it ends the process too once it is the only listener). A second signal during the flush ends it at once.
  *   When the app listens, it decides when the process ends: weft's flush holds it no longer than the timeout.
- * - An uncaught exception with no other handler: flush, then throw the same error again so that Node prints it
- *   and exits with its usual code; further errors during the flush are ignored, as the process would already
- *   have ended. With other handlers present, weft only flushes alongside them.
+ * - An uncaught exception (or unhandled rejection) with no `uncaughtException` listener of the app's: the process
+ *   dies as soon as the `uncaughtExceptionMonitor` listeners have run, so weft's, a monitor that changes nothing of
+ *   how it ends (Node prints the app's error and exits 1 as without weft, other monitors run once), ends the calls
+ *   still running and sends synchronously (`onEnd`). With a listener of the app's, weft only flushes alongside.
+ * - `process.exit()` called by the app, or the end after the `beforeExit` flush: nothing asynchronous runs after the
+ *   `exit` event, so the calls still running are ended and what is left is sent synchronously (`onEnd`).
  *
- * `process.exit()` called by the app cannot be waited for (its `exit` event is synchronous): spans still queued
- * then are lost (and counted by `onEnd`), which is why the batch delay is short.
- *
- * `onEnd` runs, synchronously, once the process is certainly ending: at its `exit` event, and just before weft
- * raises a signal again (a process killed by a signal has no `exit` event). Nothing can be sent after it.
+ * `onEnd` runs, synchronously, once the process is certainly ending: at its `exit` event, at an uncaught exception
+ * that ends it, and just before weft raises a signal again (a process killed by a signal has no `exit` event). It
+ * sends what is left in a child process it waits for (see last-send.ts), unless it cannot do so safely, and counts
+ * the rest as dropped. Nothing can be sent after it.
  *
  * `endUnfinished` runs before the flush on the paths where weft ends the process, or where it would end anyway
  * with nothing left to run (a signal or an uncaught exception the app does not handle, `beforeExit` with no
- * `beforeExit` work of the app's): the calls still traced then have their spans ended, and sent with the rest.
+ * `beforeExit` work of the app's), and at the `exit` event: the calls still traced then have their spans ended, and
+ * sent with the rest.
  *
  * @returns a function that removes the hooks.
  */
@@ -116,35 +119,35 @@ export function installExitHooks(
     process.prependListener(signal, handler);
   }
 
-  let crashing = false;
-  const onUncaught = (error: unknown) => {
-    // Without weft the first error would already have ended the process: a later one, thrown while weft flushes,
-    // must not replace it in the output or the exit code.
-    if (crashing) return;
-    if (process.listenerCount('uncaughtException') > 1) {
+  // A monitor, not an `uncaughtException` listener: one of those would make every error handled, and weft would
+  // have to throw it again, from its own code, as a second crash (Node's header then pointing at weft, crash
+  // reporters' monitors called twice).
+  const onCrash = (_error: unknown, origin: string) => {
+    if (process.listenerCount('uncaughtException') > 0 || process.hasUncaughtExceptionCaptureCallback()) {
       void flushOnce();
       return;
     }
-    crashing = true;
-    endUnfinished('the process crashed on an uncaught exception');
-    void flushOnce().then(() =>
-      setImmediate(() => {
-        process.removeListener('uncaughtException', onUncaught);
-        throw error;
-      }),
-    );
+    // The process dies once the monitors have run: nothing asynchronous will.
+    endUnfinished(`the process crashed on ${origin === 'unhandledRejection' ? 'an unhandled rejection' : 'an uncaught exception'}`);
+    onEnd();
   };
-  // weft's listeners go first: whether the app handles an event is asked as it comes, and a `once` listener that ran
-  // before weft's would no longer be counted. (One the app prepends with `prependOnceListener` after register()
-  // still runs first, and is not counted.)
-  process.prependListener('uncaughtException', onUncaught);
+  const onExit = () => {
+    endUnfinished('the process exited');
+    onEnd();
+  };
+  // Whether the app handles an event is asked as it comes: weft's `beforeExit` listener goes first, since a `once`
+  // listener that ran before it would no longer be counted. (One the app prepends with `prependOnceListener` after
+  // register() still runs first, and is not counted.) Its monitor is not prepended: the `uncaughtException` listeners,
+  // once ones included, are all still there while monitors run, and a crash reporter's added first runs first.
+  process.on('uncaughtExceptionMonitor', onCrash);
   process.prependListener('beforeExit', onBeforeExit);
-  process.on('exit', onEnd);
+  // Not prepended: an app's `exit` listener added before register() ran first without weft too.
+  process.on('exit', onExit);
 
   return () => {
-    process.removeListener('exit', onEnd);
+    process.removeListener('exit', onExit);
     process.removeListener('beforeExit', onBeforeExit);
-    process.removeListener('uncaughtException', onUncaught);
+    process.removeListener('uncaughtExceptionMonitor', onCrash);
     for (const [signal, handler] of signalHandlers) process.removeListener(signal, handler);
   };
 }

@@ -256,7 +256,9 @@ export function register(given?: RegisterOptions): WeftHandle {
   };
   // Spans still waiting for a retry after the last attempt at exit (the service asked to wait longer, or failed
   // again) end with the process: say how many, once. They are counted as dropped when it does end.
+  let exitMark: number | undefined;
   const exitFlush = async () => {
+    exitMark ??= exporting.failureMark();
     const finished = await flushWithin(true);
     const waiting = exporting.waitingSpans();
     if (finished && waiting > 0) {
@@ -268,17 +270,24 @@ export function register(given?: RegisterOptions): WeftHandle {
     return finished;
   };
   const hasNewSpans = () => exporting.stats.spansEnded !== lastFlushedAt || exporting.hasWork();
+  let gaveUpAtExit = false;
   const giveUp = () => {
+    gaveUpAtExit = true;
     reportOnce(
       'exit-timeout',
       `gave up sending spans to ${exporting.endpoint} at exit after ${flushTimeout} ms; ${unsentSpans(exporting)} span(s) were not sent.${exporting.hint}`,
     );
   };
-  // When the process ends, every span not yet exported (queued, held for a retry, in flight) is counted as dropped,
-  // before an app's `exit` listener reads the count.
-  const countUnsent = () => exporting.dropUnsent();
+  // When the process ends, every span not yet exported (queued, held for a retry, in flight) is sent synchronously,
+  // waiting at most the flush timeout, unless weft gave up on the service in this exit, or it failed again in it (its
+  // last attempt was made), or it is known to hang or asked to wait; what is not sent is counted as dropped, before
+  // an app's `exit` listener reads the count.
+  const endExport = () => {
+    if (!gaveUpAtExit) exporting.lastSend(flushTimeout, exitMark);
+    exporting.dropUnsent();
+  };
   const removeExitHooks =
-    options.flushOnExit === false ? () => {} : installExitHooks(exitFlush, hasNewSpans, giveUp, countUnsent, endUnfinished);
+    options.flushOnExit === false ? () => {} : installExitHooks(exitFlush, hasNewSpans, giveUp, endExport, endUnfinished);
 
   let stopping: Promise<void> | undefined;
   const handle: WeftHandle = {

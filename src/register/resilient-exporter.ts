@@ -41,8 +41,8 @@ const LONGEST_RETRY_AFTER_MS = 5 * 60_000;
  */
 export class ResilientExporter implements SpanExporter {
   private pending: ReadableSpan[] = [];
-  /** Each export request in flight, with the means to stop waiting for it early, or to count it dropped. */
-  private readonly inFlight = new Map<Promise<void>, { letGo: () => void; drop: () => void }>();
+  /** Each export request in flight: its spans, the means to stop waiting for it early, or to count it otherwise. */
+  private readonly inFlight = new Map<Promise<void>, { batch: ReadableSpan[]; letGo: () => void; finish: (count: () => void) => void }>();
   private lastFailureAt = 0;
   /** Spans the answer being read refused; see {@link ResilientExporter.noteRejected}. */
   private rejectedInAnswer = 0;
@@ -108,13 +108,7 @@ export class ResilientExporter implements SpanExporter {
     };
     const settle = (result: ExportResult) =>
       finish(() => (result.code === ExportResultCode.SUCCESS ? this.onSuccess(batch) : this.onFailure(batch, result.error)));
-    this.inFlight.set(settled, {
-      letGo: () => done(),
-      drop: () =>
-        finish(() => {
-          this.stats.spansDropped += batch.length;
-        }),
-    });
+    this.inFlight.set(settled, { batch, letGo: () => done(), finish });
     try {
       this.inner.export(batch, settle);
     } catch (error) {
@@ -166,7 +160,49 @@ export class ResilientExporter implements SpanExporter {
   dropUnsent(): void {
     this.stats.spansDropped += this.pending.length;
     this.pending = [];
-    for (const request of [...this.inFlight.values()]) request.drop();
+    for (const request of [...this.inFlight.values()]) {
+      request.finish(() => {
+        this.stats.spansDropped += request.batch.length;
+      });
+    }
+  }
+
+  /**
+   * Whether a last send, synchronous, as the process ends, may be made: not while the service is known to hang (it
+   * would only hold the end of the process for nothing), nor while it asked to wait (`Retry-After`), nor when it
+   * failed again after `notFailedSince` (a mark taken as the exit flush started: weft gave up on it in this exit,
+   * or its last attempt failed).
+   */
+  mayLastSend(notFailedSince = Number.POSITIVE_INFINITY): boolean {
+    if (this.hanging && this.backendDown) return false;
+    return this.failures <= notFailedSince && Date.now() >= this.heldUntil;
+  }
+
+  /**
+   * Sends every span not exported yet, `queued` (the batch processor's) first, then those waiting for a retry and
+   * those of the requests in flight, through `send`, once, as the process ends: see {@link sendSynchronously}.
+   * `send` returns how many spans the service refused (partial success), or undefined when nothing was sent. The
+   * spans are counted as exported (or refused: dropped) when sent, and true returned; otherwise they stay for
+   * {@link dropUnsent}.
+   *
+   * The requests in flight are sent again: their answer will never be read, so they may or may not have reached
+   * the service. Sending them again risks a duplicate, which the trace service files under the same call (a
+   * call's id is its span id); not sending them would lose them for certain, however close they were to done.
+   */
+  sendLast(queued: readonly ReadableSpan[], send: (spans: ReadableSpan[]) => number | undefined): boolean {
+    const requests = [...this.inFlight.values()];
+    const spans = [...queued, ...this.pending, ...requests.flatMap((request) => request.batch)];
+    if (spans.length === 0) return false;
+    const refused = send(spans);
+    // Not sent: those of the batch processor are still counted as queued, and all are dropped with the rest.
+    if (refused === undefined) return false;
+    this.stats.spansQueued = Math.max(0, this.stats.spansQueued - queued.length);
+    this.pending = [];
+    for (const request of requests) request.finish(() => {});
+    const dropped = Math.min(refused, spans.length);
+    this.stats.spansDropped += dropped;
+    this.stats.spansExported += spans.length - dropped;
+    return true;
   }
 
   /**

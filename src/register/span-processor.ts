@@ -9,7 +9,9 @@ import { reportOnce } from '../diagnostics.js';
 import { rememberCredentialHeaders } from '../secrets.js';
 import { createExportStats, type ExportStats } from './export-stats.js';
 import type { BatchOptions, ExportOptions } from './options.js';
-import { createOtlpExporter } from './otlp-exporter.js';
+import { encodeTraceExport } from '../otlp/encode.js';
+import { cannotSendSynchronously, type LastSendTarget, sendSynchronously } from './last-send.js';
+import { createOtlpExporter, readExportResponse } from './otlp-exporter.js';
 import { resolveFlushTimeout, withFlushTimeout } from './flush-timeout.js';
 import { ResilientExporter } from './resilient-exporter.js';
 
@@ -141,6 +143,13 @@ export interface ExportPipeline extends WeftSpanProcessor {
   /** Counts every span not yet exported (queued, held for a retry, in flight) as dropped: the process is ending. */
   dropUnsent(): void;
   /**
+   * As the process ends (nothing asynchronous will run again), sends every span not yet exported, synchronously,
+   * waiting at most `timeoutMs` (see {@link sendSynchronously}); what it could not send is left to
+   * {@link ExportPipeline.dropUnsent}. Not made where it cannot be done safely (not plain Node), nor while the
+   * service is known to hang, asked to wait, or failed after `notFailedSince` (a {@link ExportPipeline.failureMark}).
+   */
+  lastSend(timeoutMs: number, notFailedSince?: number): void;
+  /**
    * Ends a shutdown that gave up waiting: every span not yet exported is counted as dropped, and the connections
    * are closed, open requests included, so that nothing of weft's keeps the process alive.
    */
@@ -173,20 +182,50 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
     reportOnce('key-in-clear', `the API key would travel unencrypted to ${host} (plain http to another machine); use https.`);
   }
   const stats = createExportStats();
+  const headers = exportHeaders(connection, extraHeaders);
+  const gzip = options.compression === 'gzip';
+  const userAgent = `weft/${VERSION}`;
   const otlp = createOtlpExporter(
     {
       url,
-      headers: exportHeaders(connection, extraHeaders),
+      headers,
       timeoutMillis: batch.exportTimeoutMillis,
-      gzip: options.compression === 'gzip',
-      userAgent: `weft/${VERSION}`,
+      gzip,
+      userAgent,
       mayRetry: () => !exporter.backendDown,
     },
     (rejected, message) => {
       exporter.noteRejected(rejected);
-      reportOnce('export-partial', `${host} refused ${rejected} span(s): ${message.slice(0, 300)}`);
+      reportPartial(rejected, message);
     },
   );
+  const reportPartial = (rejected: number, message: string) =>
+    reportOnce('export-partial', `${host} refused ${rejected} span(s): ${message.slice(0, 300)}`);
+  // As the exporter sends them: the API key among the headers, which only the child's environment carries.
+  const lastSendTarget: LastSendTarget = {
+    url,
+    headers: { ...Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== undefined)), 'Content-Type': 'application/x-protobuf' },
+    gzip,
+    userAgent,
+  };
+  const sendNow = (spans: ReadableSpan[], timeoutMs: number): number | undefined => {
+    // Left uncounted here: dropped with the rest, silently, as they always were where this cannot be done.
+    if (cannotSendSynchronously() !== undefined) return undefined;
+    const outcome = sendSynchronously(encodeTraceExport(spans), lastSendTarget, timeoutMs);
+    if (!outcome.sent) {
+      reportOnce(
+        'exit-last-send',
+        `could not send ${spans.length} span(s) to ${url} as the process ended (${outcome.why}); they are dropped.${hint}`,
+      );
+      return undefined;
+    }
+    let refused = 0;
+    readExportResponse(outcome.answer, (rejected, message) => {
+      refused = rejected;
+      reportPartial(rejected, message);
+    });
+    return refused;
+  };
   const maxExportBatchSize = Math.min(batch.maxExportBatchSize, batch.maxQueueSize);
   const exporter = new ResilientExporter(otlp, stats, host, batch.maxRetrySpans, maxExportBatchSize, hint);
   const bsp = new BatchSpanProcessor(exporter, {
@@ -229,6 +268,11 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
     dropUnsent: () => {
       bounded.dropQueued();
       exporter.dropUnsent();
+    },
+    lastSend: (timeoutMs: number, notFailedSince?: number) => {
+      if (!exporter.mayLastSend(notFailedSince)) return;
+      const queued = bounded.queuedSpans();
+      if (exporter.sendLast(queued, (spans) => sendNow(spans, timeoutMs))) bounded.forgetQueued(queued);
     },
     failureMark: () => exporter.failureMark(),
     lastAttempt: (mark: number) => exporter.retryPending(mark, true),

@@ -19,11 +19,18 @@ it('counts the spans of an export weft gave up on at exit as dropped', async () 
   expect(countersAtExit(result.stdout)).toEqual({ spansEnded: 1, spansExported: 0, spansDropped: 1, droppedSpans: 1 });
 });
 
-it('counts the spans still queued when the app calls process.exit() as dropped', async () => {
+it('counts the spans still queued when the app calls process.exit() as exported, once the last send sent them', async () => {
   const result = await run({ status: 200 }, { FIXTURE_PROCESS_EXIT: '1' });
   expect(result.code).toBe(0);
+  expect(receiver!.spans().map((s) => s.name)).toEqual(['unflushed']);
+  expect(countersAtExit(result.stdout)).toEqual({ spansEnded: 1, spansExported: 1, spansDropped: 0, droppedSpans: 0 });
+});
+
+it('sends nothing at process.exit() with flushOnExit: false, which installs no exit hooks', async () => {
+  const result = await run({ status: 200 }, { FIXTURE_PROCESS_EXIT: '1', FIXTURE_NO_EXIT_FLUSH: '1' });
+  expect(result.code).toBe(0);
   expect(receiver!.requests).toEqual([]);
-  expect(countersAtExit(result.stdout)).toEqual({ spansEnded: 1, spansExported: 0, spansDropped: 1, droppedSpans: 1 });
+  expect(countersAtExit(result.stdout)).toEqual({ spansEnded: 1, spansExported: 0, spansDropped: 0, droppedSpans: 0 });
 });
 
 it('counts nothing as dropped when the exit flush sent everything', async () => {

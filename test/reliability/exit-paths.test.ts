@@ -68,12 +68,13 @@ describe('when the app ends', () => {
     expect(flushedSpans()).toEqual({ app: 1, chat: 1 });
   });
 
-  it('by calling process.exit(), it exits with the code the app gave', async () => {
-    // `exit` handlers cannot wait for I/O, so spans still queued may be lost here: only the code is pinned.
+  it('by calling process.exit(), it exits with the code the app gave, with its spans sent', async () => {
     const without = await ending('process-exit', false);
     const withWeft = await ending('process-exit', true);
     expect(without.code).toBe(4);
     expect(withWeft.code).toBe(4);
+    // `exit` listeners cannot wait for I/O: what was still queued went by weft's synchronous last send.
+    expect(flushedSpans()).toEqual({ app: 1, chat: 1 });
   });
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -103,6 +104,30 @@ describe('when the app ends', () => {
     expect(withWeft.stderr).toContain('the app rejected on its own');
     expect(flushedSpans()).toEqual({ app: 1, chat: 1 });
   });
+});
+
+describe("when an app that watches crashes with its own uncaughtExceptionMonitor crashes", () => {
+  async function crashing(mode: string, withWeft: boolean) {
+    const run = await runFixture('exit.cjs', { ...env(mode, withWeft), APP_MONITOR: '1' });
+    return { code: run.code, monitored: run.stdout.split('\n').filter((line) => line.startsWith('MONITOR ')), header: run.stderr.split('\n')[0] };
+  }
+
+  for (const [mode, origin, message] of [
+    ['uncaught', 'uncaughtException', 'the app failed on its own'],
+    ['rejection', 'unhandledRejection', 'the app rejected on its own'],
+  ] as const) {
+    it(`by an ${origin}, its monitor hears of it once, and Node's report points at the app, as without weft`, async () => {
+      const without = await crashing(mode, false);
+      const withWeft = await crashing(mode, true);
+      expect(without.monitored).toEqual([`MONITOR ${origin} ${message}`]);
+      expect(withWeft.monitored).toEqual(without.monitored);
+      // The first line of Node's report is where the app threw: exit.cjs, line and column.
+      expect(without.header).toMatch(/exit\.cjs:\d+$/);
+      expect(withWeft.header).toBe(without.header);
+      expect(withWeft.code).toBe(1);
+      expect(flushedSpans()).toEqual({ app: 1, chat: 1 });
+    });
+  }
 });
 
 describe('when an ES-module app started with --import weft/register ends', () => {

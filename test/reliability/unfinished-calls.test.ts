@@ -66,6 +66,26 @@ describe('a call still running when the process ends', () => {
     expectUnfinished(op, 'the process crashed on an uncaught exception');
   });
 
+  it('at process.exit(): sent, and the process exits with the code the app gave as without weft', async () => {
+    const without = await run('exit', false);
+    const withWeft = await run('exit', true);
+    expect(without.code).toBe(5);
+    expect(withWeft.code, withWeft.stderr).toBe(5);
+    const { op, chat } = spans();
+    expectUnfinished(chat, 'the process exited');
+    expect(chat?.attributes['error.type']).toBe('CallUnfinished');
+    expectUnfinished(op, 'the process exited');
+  });
+
+  it("when the app runs out of work and has a beforeExit listener of its own: sent as the process exits", async () => {
+    const without = await run('app-before-exit', false);
+    const withWeft = await run('app-before-exit', true);
+    expect(withWeft.code, withWeft.stderr).toBe(without.code);
+    const { op, chat } = spans();
+    expectUnfinished(chat, 'the process exited');
+    expectUnfinished(op, 'the process exited');
+  });
+
   it('a stream opened and never read, when the app runs out of work: sent, and the op failed with its own error', async () => {
     const without = await runFixture('unfinished.cjs', env('unread', false));
     const withWeft = await runFixture('unfinished.cjs', env('unread', true));

@@ -1,0 +1,119 @@
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { gzipSync } from 'node:zlib';
+
+/**
+ * The program of the child that sends: it reads the OTLP body from stdin and POSTs it to the URL with the headers
+ * of its `WEFT_LAST_SEND` variable, then exits 0 once the service answered 2xx (writing the answer to stdout, for
+ * its partial success), non-zero otherwise (writing only a status or an error code to stderr: never a header).
+ * Plain Node, no module of the app's or of weft's: it runs with an empty `NODE_OPTIONS` and nothing else.
+ */
+const SCRIPT = `'use strict';
+const target = JSON.parse(process.env.WEFT_LAST_SEND);
+delete process.env.WEFT_LAST_SEND;
+const chunks = [];
+let accepted = false;
+setTimeout(() => { process.stderr.write('timed out'); process.exit(accepted ? 0 : 4); }, target.timeoutMs).unref();
+process.stdin.on('data', (chunk) => chunks.push(chunk));
+process.stdin.on('end', () => {
+  const body = Buffer.concat(chunks);
+  const url = new URL(target.url);
+  const request = require(url.protocol === 'https:' ? 'node:https' : 'node:http').request;
+  const req = request(url, { method: 'POST', headers: { ...target.headers, 'Content-Length': body.length } }, (res) => {
+    const status = res.statusCode || 0;
+    accepted = status >= 200 && status < 300;
+    const answer = [];
+    let size = 0;
+    res.on('data', (chunk) => { size += chunk.length; if (size <= 65536) answer.push(chunk); });
+    res.on('end', () => {
+      if (accepted) process.stdout.write(Buffer.concat(answer));
+      else process.stderr.write('HTTP ' + status);
+      process.exitCode = accepted ? 0 : 3;
+    });
+    res.on('error', () => { process.exitCode = accepted ? 0 : 4; });
+  });
+  req.on('error', (error) => { process.stderr.write(String(error.code || 'the request failed')); process.exitCode = 4; });
+  req.end(body);
+});
+`;
+
+/** Where the last send goes, as the exporter sends: the traces URL and its headers (the API key among them). */
+export interface LastSendTarget {
+  url: string;
+  headers: Record<string, string>;
+  gzip: boolean;
+  userAgent: string;
+}
+
+/** How a last send went: the service's answer (for its partial success), or why nothing was sent. */
+export type LastSendOutcome = { sent: true; answer: Uint8Array } | { sent: false; why: string };
+
+/** Whether this runtime is a Node single-executable app (its `execPath` is the app, not Node). */
+function isSingleExecutable(): boolean {
+  try {
+    const sea = createRequire(import.meta.url)('node:sea') as { isSea?: () => boolean };
+    return sea.isSea?.() === true;
+  } catch {
+    // No `node:sea` (Node before 20.12): an app could not be built as one with the documented tools.
+    return false;
+  }
+}
+
+/**
+ * Why the synchronous send cannot be made in this process, or undefined when it can: it starts `process.execPath`
+ * as Node, which only plain Node (or Electron run as Node) is. A single-executable app would start itself again;
+ * Bun and Deno present themselves as Node but are not started the same way.
+ */
+export function cannotSendSynchronously(): string | undefined {
+  const versions = process.versions as Record<string, string | undefined>;
+  if (process.release?.name !== 'node' || versions.bun !== undefined || versions.deno !== undefined) return 'not Node';
+  if (versions.electron !== undefined && process.env.ELECTRON_RUN_AS_NODE === undefined) return 'Electron';
+  if (isSingleExecutable()) return 'a single-executable app';
+  return undefined;
+}
+
+/**
+ * The environment of the child: its target, and nothing of the app's (no `NODE_OPTIONS`, which may load weft or
+ * the app's hooks, no secret it does not need), except what Node needs to reach the service as the app does: the
+ * CA certificates the app trusts, its choice on certificate checks, Windows' system root (sockets need it),
+ * Electron's switch to run as Node.
+ */
+function childEnvironment(target: LastSendTarget, timeoutMs: number): NodeJS.ProcessEnv {
+  const headers: Record<string, string> = { ...target.headers, 'User-Agent': target.userAgent };
+  if (target.gzip) headers['Content-Encoding'] = 'gzip';
+  const env: NodeJS.ProcessEnv = { NODE_OPTIONS: '', WEFT_LAST_SEND: JSON.stringify({ url: target.url, headers, timeoutMs }) };
+  for (const name of ['NODE_EXTRA_CA_CERTS', 'NODE_TLS_REJECT_UNAUTHORIZED', 'SYSTEMROOT', 'SystemRoot', 'ELECTRON_RUN_AS_NODE']) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+/**
+ * Sends an OTLP body now, synchronously, as the process ends and nothing asynchronous will run again (its `exit`
+ * event, the monitor of an uncaught exception that ends it, just before a signal is raised again): a child Node
+ * process makes the request while this one waits for it, at most `timeoutMs`. The target, API key included, goes
+ * to the child in its environment, never in its arguments, which other users of the machine can read (`ps`).
+ * Call {@link cannotSendSynchronously} first.
+ */
+export function sendSynchronously(body: Uint8Array, target: LastSendTarget, timeoutMs: number): LastSendOutcome {
+  // The child stops itself a little before the parent's limit, so that an answer arriving late is still read.
+  const childLimit = Math.max(1, timeoutMs - Math.min(200, Math.floor(timeoutMs / 4)));
+  const result = spawnSync(process.execPath, ['-e', SCRIPT], {
+    input: target.gzip ? gzipSync(body) : body,
+    env: childEnvironment(target, childLimit),
+    timeout: timeoutMs,
+    killSignal: 'SIGKILL',
+    stdio: ['pipe', 'pipe', 'pipe'],
+    maxBuffer: 1024 * 1024,
+    windowsHide: true,
+  });
+  if (result.error) {
+    const code = (result.error as NodeJS.ErrnoException).code;
+    return { sent: false, why: code === 'ETIMEDOUT' ? `no answer within ${timeoutMs} ms` : (code ?? 'the sender did not start') };
+  }
+  if (result.status === 0) return { sent: true, answer: result.stdout };
+  // Written by the program above: a status line or an error code, nothing of the request.
+  const said = result.stderr.toString('utf8').trim().slice(0, 80);
+  return { sent: false, why: said || (result.signal ? `the sender ended by ${result.signal}` : `the sender exited ${result.status}`) };
+}

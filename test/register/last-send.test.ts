@@ -1,0 +1,99 @@
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { countersAtExit, runNode } from '../helpers/child.js';
+import { type OtlpReceiver, type ReceiverReply, startOtlpReceiver } from '../helpers/otlp-receiver.js';
+
+// What is left unsent when the app calls process.exit() is sent synchronously, by a child process weft waits for
+// (the `exit` event cannot wait for I/O). These run the built package in child processes, as an app would.
+const fixture = 'test/register/fixtures/exit-now.mjs';
+const API_KEY = 'weft-test-key-3f9c1a7e5b';
+
+let receiver: OtlpReceiver | undefined;
+afterEach(() => receiver?.close());
+
+async function run(reply: (index: number) => ReceiverReply, env: Record<string, string> = {}) {
+  receiver = await startOtlpReceiver({ reply: (_, index) => reply(index) });
+  // The child's own time limit bounds the test: a last send that did not respect the flush timeout fails it.
+  return runNode([fixture], { WEFT_BASE_URL: receiver.url, WEFT_PROJECT: 'acme/exit-now', WEFT_API_KEY: API_KEY, ...env }, { timeoutMs: 15_000 });
+}
+
+describe('process.exit() called by the app', () => {
+  it('sends the span that ended just before, with the exporter headers, and counts it as exported', async () => {
+    const result = await run(() => ({ status: 200 }), { FIXTURE_EXIT_CODE: '6' });
+    expect(result.code, result.stderr).toBe(6);
+    expect(receiver!.spans().map((s) => s.name)).toEqual(['at-exit']);
+    const [request] = receiver!.requests;
+    expect(request?.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(request?.headers.project_id).toBe('acme/exit-now');
+    expect(request?.headers['user-agent']).toMatch(/^weft\//);
+    expect(countersAtExit(result.stdout)).toEqual({ spansEnded: 1, spansExported: 1, spansDropped: 0, droppedSpans: 0 });
+  });
+
+  it('sends again the spans of an export still in flight, which would never be answered', async () => {
+    // The batch is exported 50 ms after the span ends, to a service that holds the request; the app exits later.
+    const result = await run((index) => (index === 0 ? 'hang' : { status: 200 }), { FIXTURE_BATCH_DELAY: '50', FIXTURE_EXIT_AFTER: '500' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(receiver!.requests).toHaveLength(2);
+    expect(receiver!.spans().map((s) => s.name)).toEqual(['at-exit']);
+    expect(countersAtExit(result.stdout)).toEqual({ spansEnded: 1, spansExported: 1, spansDropped: 0, droppedSpans: 0 });
+  });
+
+  it('ends within its flush timeout when the service never answers, the span counted as dropped and said once', async () => {
+    const result = await run(() => 'hang');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('could not send 1 span(s)');
+    expect(result.stderr.match(/could not send/g)).toHaveLength(1);
+    expect(countersAtExit(result.stdout)).toEqual({ spansEnded: 1, spansExported: 0, spansDropped: 1, droppedSpans: 1 });
+    expect(result.stdout + result.stderr).not.toContain(API_KEY);
+  });
+
+  it('counts the span as dropped when the service refuses it, without the key in any output', async () => {
+    const result = await run(() => ({ status: 401, body: `bad key ${API_KEY}` }));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('(HTTP 401)');
+    expect(countersAtExit(result.stdout)).toMatchObject({ spansExported: 0, spansDropped: 1 });
+    expect(result.stdout + result.stderr).not.toContain(API_KEY);
+  });
+});
+
+describe('the process that makes the last send', () => {
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  // A stand-in for the Node binary (the app sets process.execPath to it): it records its arguments and the names
+  // of its environment variables, then runs the real Node with the same arguments.
+  function standIn(): { path: string; argv: () => string; env: () => string[] } {
+    dir = mkdtempSync(join(tmpdir(), 'weft-last-send-'));
+    const path = join(dir, 'node');
+    writeFileSync(
+      path,
+      `#!/bin/sh\nprintf '%s\\n' "$@" > '${dir}/argv'\nenv | cut -d= -f1 > '${dir}/env'\necho "NODE_OPTIONS=[$NODE_OPTIONS]" >> '${dir}/env'\nexec '${process.execPath}' "$@"\n`,
+    );
+    chmodSync(path, 0o755);
+    return {
+      path,
+      argv: () => readFileSync(join(dir!, 'argv'), 'utf8'),
+      env: () => readFileSync(join(dir!, 'env'), 'utf8').trim().split('\n'),
+    };
+  }
+
+  it.skipIf(process.platform === 'win32')('gets the key in its environment only, never in its arguments, nor anything else of the app', async () => {
+    const node = standIn();
+    const result = await run(() => ({ status: 200 }), { FIXTURE_EXEC_STAND_IN: node.path, APP_SECRET: 'not for the child' });
+    expect(result.code, result.stderr).toBe(0);
+    // The stand-in did make the send.
+    expect(receiver!.spans().map((s) => s.name)).toEqual(['at-exit']);
+    expect(node.argv()).toContain('-e');
+    expect(node.argv()).not.toContain(API_KEY);
+    expect(node.argv()).not.toContain('Bearer');
+    const env = node.env();
+    expect(env).toContain('WEFT_LAST_SEND');
+    expect(env).toContain('NODE_OPTIONS=[]');
+    expect(env).not.toContain('APP_SECRET');
+    expect(env).not.toContain('WEFT_API_KEY');
+  });
+});
