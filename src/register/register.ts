@@ -283,7 +283,12 @@ export function register(given?: RegisterOptions): WeftHandle {
   // last attempt was made), or it is known to hang or asked to wait; what is not sent is counted as dropped, before
   // an app's `exit` listener reads the count.
   const endExport = () => {
-    if (!gaveUpAtExit) exporting.lastSend(flushTimeout, exitMark);
+    try {
+      // A process may not be allowed to start another (Node's permission model): the spans are then dropped, counted.
+      if (!gaveUpAtExit) exporting.lastSend(flushTimeout, exitMark);
+    } catch (error) {
+      reportFailure('last send')(error);
+    }
     exporting.dropUnsent();
   };
   const removeExitHooks =
