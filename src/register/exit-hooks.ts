@@ -40,10 +40,11 @@ function appListens(signal: NodeJS.Signals): boolean {
  * - `process.exit()` called by the app, or the end after the `beforeExit` flush: nothing asynchronous runs after the
  *   `exit` event, so the calls still running are ended and what is left is sent synchronously (`onEnd`).
  *
- * `onEnd` runs, synchronously, once the process is certainly ending: at its `exit` event, at an uncaught exception
- * that ends it, and just before weft raises a signal again (a process killed by a signal has no `exit` event). It
- * sends what is left in a child process it waits for (see last-send.ts), unless it cannot do so safely, and counts
- * the rest as dropped. Nothing can be sent after it.
+ * `onEnd` runs, synchronously, once, as the process is certainly ending: at its `exit` event, at an uncaught
+ * exception that ends it, and just before weft raises a signal again (a process killed by a signal has no `exit`
+ * event). It sends what is left in a child process it waits for (see last-send.ts), unless it cannot do so safely or
+ * is told to `hurry` (a second signal came during the flush), and counts the rest as dropped. Nothing can be sent
+ * after it.
  *
  * `endUnfinished` runs before the flush on the paths where weft ends the process, or where it would end anyway
  * with nothing left to run (a signal or an uncaught exception the app does not handle, `beforeExit` with no
@@ -56,10 +57,17 @@ export function installExitHooks(
   flush: () => Promise<boolean>,
   hasNewSpans: () => boolean,
   onGiveUp: () => void,
-  onEnd: () => void,
+  onEnd: (hurry: boolean) => void,
   endUnfinished: (why: string) => void,
 ): () => void {
   let flushing: Promise<boolean> | undefined;
+  // Once per process: Node emits `exit` after a crash's monitors too, where weft has already ended.
+  let ended = false;
+  const end = (hurry: boolean) => {
+    if (ended) return;
+    ended = true;
+    onEnd(hurry);
+  };
   // Every path flushes through here and hears of a give-up: an app that handles the signal or the error itself
   // then ends when its own work is done, not when weft's requests and retries are.
   const flushOnce = (): Promise<boolean> => {
@@ -106,14 +114,15 @@ export function installExitHooks(
       // Nobody but weft (and signal-exit, which steps aside while any other listener exists) keeps the process
       // alive: once weft's own listener is gone, the signal is raised again and ends the process as it would
       // have without weft, through signal-exit's exit handlers when it is loaded.
-      const reraise = () => {
+      const reraise = (hurry: boolean) => {
         process.removeListener(signal, handler);
-        onEnd();
+        end(hurry);
         process.kill(process.pid, signal);
       };
-      if (flushing) return reraise();
+      // A second signal during the flush asks for the end now: nothing more is sent.
+      if (flushing) return reraise(true);
       endUnfinished(`the process received ${signal}`);
-      void flushOnce().then(reraise);
+      void flushOnce().then(() => reraise(false));
     };
     signalHandlers.set(signal, handler);
     process.prependListener(signal, handler);
@@ -129,11 +138,11 @@ export function installExitHooks(
     }
     // The process dies once the monitors have run: nothing asynchronous will.
     endUnfinished(`the process crashed on ${origin === 'unhandledRejection' ? 'an unhandled rejection' : 'an uncaught exception'}`);
-    onEnd();
+    end(false);
   };
   const onExit = () => {
     endUnfinished('the process exited');
-    onEnd();
+    end(false);
   };
   // Whether the app handles an event is asked as it comes: weft's `beforeExit` listener goes first, since a `once`
   // listener that ran before it would no longer be counted. (One the app prepends with `prependOnceListener` after

@@ -73,16 +73,40 @@ export function cannotSendSynchronously(): string | undefined {
 }
 
 /**
+ * What of the app's environment the child keeps: what Node needs to reach the service as the app does (the CA
+ * certificates it trusts, from Node's or OpenSSL's variables, its choice on certificate checks, Windows' system root,
+ * which sockets need) and Electron's switch to run as Node.
+ */
+const KEPT_VARIABLES = [
+  'NODE_EXTRA_CA_CERTS',
+  'NODE_TLS_REJECT_UNAUTHORIZED',
+  'NODE_USE_SYSTEM_CA',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'OPENSSL_CONF',
+  'SYSTEMROOT',
+  'SystemRoot',
+  'ELECTRON_RUN_AS_NODE',
+];
+
+/** Node's options that choose the CA store and TLS settings, which the app may give on its command line or in `NODE_OPTIONS`. */
+const TLS_OPTION = /^--(use-openssl-ca|use-bundled-ca|use-system-ca|openssl-config=.+|openssl-shared-config|openssl-legacy-provider|tls-[a-z0-9.-]+(=.+)?)$/;
+
+/** The app's TLS options, for the child to reach the service as the app does, and nothing else of its options. */
+function tlsOptions(): string[] {
+  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  return [...new Set(given.filter((option) => TLS_OPTION.test(option)))];
+}
+
+/**
  * The environment of the child: its target, and nothing of the app's (no `NODE_OPTIONS`, which may load weft or
- * the app's hooks, no secret it does not need), except what Node needs to reach the service as the app does: the
- * CA certificates the app trusts, its choice on certificate checks, Windows' system root (sockets need it),
- * Electron's switch to run as Node.
+ * the app's hooks, no secret it does not need) but {@link KEPT_VARIABLES}.
  */
 function childEnvironment(target: LastSendTarget, timeoutMs: number): NodeJS.ProcessEnv {
   const headers: Record<string, string> = { ...target.headers, 'User-Agent': target.userAgent };
   if (target.gzip) headers['Content-Encoding'] = 'gzip';
   const env: NodeJS.ProcessEnv = { NODE_OPTIONS: '', WEFT_LAST_SEND: JSON.stringify({ url: target.url, headers, timeoutMs }) };
-  for (const name of ['NODE_EXTRA_CA_CERTS', 'NODE_TLS_REJECT_UNAUTHORIZED', 'SYSTEMROOT', 'SystemRoot', 'ELECTRON_RUN_AS_NODE']) {
+  for (const name of KEPT_VARIABLES) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }
@@ -99,7 +123,7 @@ function childEnvironment(target: LastSendTarget, timeoutMs: number): NodeJS.Pro
 export function sendSynchronously(body: Uint8Array, target: LastSendTarget, timeoutMs: number): LastSendOutcome {
   // The child stops itself a little before the parent's limit, so that an answer arriving late is still read.
   const childLimit = Math.max(1, timeoutMs - Math.min(200, Math.floor(timeoutMs / 4)));
-  const result = spawnSync(process.execPath, ['-e', SCRIPT], {
+  const result = spawnSync(process.execPath, [...tlsOptions(), '-e', SCRIPT], {
     input: target.gzip ? gzipSync(body) : body,
     env: childEnvironment(target, childLimit),
     timeout: timeoutMs,

@@ -282,10 +282,10 @@ export function register(given?: RegisterOptions): WeftHandle {
   // waiting at most the flush timeout, unless weft gave up on the service in this exit, or it failed again in it (its
   // last attempt was made), or it is known to hang or asked to wait; what is not sent is counted as dropped, before
   // an app's `exit` listener reads the count.
-  const endExport = () => {
+  const endExport = (hurry: boolean) => {
     try {
       // A process may not be allowed to start another (Node's permission model): the spans are then dropped, counted.
-      if (!gaveUpAtExit) exporting.lastSend(flushTimeout, exitMark);
+      if (!hurry && !gaveUpAtExit) exporting.lastSend(flushTimeout, exitMark);
     } catch (error) {
       reportFailure('last send')(error);
     }

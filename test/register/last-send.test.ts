@@ -1,4 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -95,5 +98,63 @@ describe('the process that makes the last send', () => {
     expect(env).toContain('NODE_OPTIONS=[]');
     expect(env).not.toContain('APP_SECRET');
     expect(env).not.toContain('WEFT_API_KEY');
+  });
+});
+
+describe('a crash the app does not handle', () => {
+  for (const end of ['crash', 'reject'] as const) {
+    it(`(${end}) sends what is left once, though Node emits exit after the crash`, async () => {
+      // The last send is refused: a second one, at the exit event, would find the span still queued and send it again.
+      const result = await run(() => ({ status: 503 }), { FIXTURE_END: end, FIXTURE_EXIT_AFTER: '1' });
+      expect(result.code, result.stderr).toBe(1);
+      expect(receiver!.requests).toHaveLength(1);
+      expect(countersAtExit(result.stdout)).toMatchObject({ spansEnded: 1, spansExported: 0, spansDropped: 1 });
+    });
+  }
+});
+
+/** A certificate for 127.0.0.1 that no CA signed, made with the openssl command; undefined where there is none. */
+function selfSignedCertificate(dir: string): { cert: string; key: string } | undefined {
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
+      '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  } catch {
+    return undefined;
+  }
+  return { cert: readFileSync(join(dir, 'cert.pem'), 'utf8'), key: readFileSync(join(dir, 'key.pem'), 'utf8') };
+}
+
+describe('the last send to an https service', () => {
+  it("trusts the CA store the app chose on Node's command line (--use-openssl-ca with SSL_CERT_FILE), as the exporter does", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-tls-'));
+    try {
+      const pair = selfSignedCertificate(dir);
+      if (!pair) return expect.fail('this test needs the openssl command, to make a certificate');
+      let requests = 0;
+      const server = createServer(pair, (req, res) => {
+        requests++;
+        req.resume();
+        req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        const result = await runNode([fixture], {
+          WEFT_BASE_URL: `https://127.0.0.1:${port}`,
+          WEFT_PROJECT: 'acme/exit-now',
+          WEFT_API_KEY: API_KEY,
+          NODE_OPTIONS: '--use-openssl-ca',
+          SSL_CERT_FILE: join(dir, 'cert.pem'),
+        }, { timeoutMs: 15_000 });
+        expect(result.code, result.stderr).toBe(0);
+        expect(requests).toBe(1);
+        expect(countersAtExit(result.stdout)).toMatchObject({ spansExported: 1, spansDropped: 0 });
+      } finally {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

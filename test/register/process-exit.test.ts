@@ -80,6 +80,24 @@ describe('a dead or hanging trace service at exit', () => {
     expect(result.stderr).toContain('npx weft dev');
   });
 
+  it('ends at once on a second SIGINT during the flush, sending nothing more', async () => {
+    const hanging = await startOtlpReceiver({ reply: () => 'hang' });
+    const app = startNode([fixture('long-running.mjs')], { WEFT_BASE_URL: hanging.url, WEFT_PROJECT: 'a/b' });
+    await app.waitForOutput('ready');
+    app.child.kill('SIGINT');
+    // The second signal comes while the flush waits for the service.
+    for (const deadline = Date.now() + 10_000; hanging.requests.length === 0; ) {
+      if (Date.now() > deadline) throw new Error('the flush sent no request');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    app.child.kill('SIGINT');
+    const result = await app.exited;
+    await hanging.close();
+    expect(result.signal).toBe('SIGINT');
+    // The flush's request only: no last send after the second signal.
+    expect(hanging.requests).toHaveLength(1);
+  });
+
   it('exits after its flush timeout when the service never answers', async () => {
     const hanging = await startOtlpReceiver({ reply: () => 'hang' });
     const result = await runNode([fixture('short-lived.mjs')], { WEFT_BASE_URL: hanging.url, WEFT_PROJECT: 'a/b' });

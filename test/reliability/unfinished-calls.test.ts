@@ -86,6 +86,15 @@ describe('a call still running when the process ends', () => {
     expectUnfinished(op, 'the process exited');
   });
 
+  it('a stream the app left at its last choice, just before process.exit(): sent as complete, not as failed', async () => {
+    const withWeft = await run('left-at-finish', true);
+    expect(withWeft.code, withWeft.stderr).toBe(0);
+    const { op, chat } = spans();
+    expect(chat?.status.code).not.toBe(StatusCodeValue.ERROR);
+    expect(chat?.attributes['gen_ai.response.finish_reasons']).toEqual(['stop']);
+    expectUnfinished(op, 'the process exited');
+  });
+
   it('a stream opened and never read, when the app runs out of work: sent, and the op failed with its own error', async () => {
     const without = await runFixture('unfinished.cjs', env('unread', false));
     const withWeft = await runFixture('unfinished.cjs', env('unread', true));

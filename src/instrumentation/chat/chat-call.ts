@@ -90,8 +90,11 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
   private observing = false;
   /** Registered for abandonment by garbage collection: streams, and responses nobody has read (awaitReader). */
   private watched = false;
-  /** The response arrived unread (awaitReader): the call itself completed, whatever becomes of its value. */
-  private arrivedUnread = false;
+  /**
+   * The call itself completed, whatever becomes of its value: its response arrived unread (awaitReader), or its
+   * reader left after the last choice, while weft reads on for the usage (usageStillToCome).
+   */
+  private completed = false;
   /**
    * The request's content (messages, system instructions, tool definitions), recorded as the span ends rather
    * than before the call: the JSON of a long conversation would delay the request, and its first chunk. A copy
@@ -191,13 +194,13 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
 
   awaitReader(value: object): void {
     if (this.done) return;
-    this.arrivedUnread = true;
+    this.completed = true;
     this.watchAbandonment(value);
   }
 
-  /** The process is ending before the call did: failed, with what was received; or, if it completed unread, ended. */
+  /** The process is ending before the call did: failed, with what was received; or, if it completed, ended with it. */
   endUnfinished(error: Error): void {
-    if (this.arrivedUnread) this.end();
+    if (this.completed) this.finishStream(undefined);
     else this.fail(error);
   }
 
@@ -219,6 +222,7 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
     const controller = (stream as Partial<IteratorFactoryStream> | undefined)?.controller;
     if (controller?.signal !== signal || typeof controller.abort !== 'function') return undefined;
     const abort = controller.abort as () => void;
+    this.completed = true;
     return () => abort.call(controller);
   }
 
