@@ -34,6 +34,21 @@ describe('process.exit() called by the app', () => {
     expect(countersAtExit(result.stdout)).toEqual({ spansEnded: 1, spansExported: 1, spansDropped: 0, droppedSpans: 0 });
   });
 
+  it('sends in requests no larger than a batch', async () => {
+    const result = await run(() => ({ status: 200 }), { FIXTURE_SPANS: '5', FIXTURE_MAX_BATCH: '2' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(receiver!.requests.map((request) => request.spans.length)).toEqual([2, 2, 1]);
+    expect(countersAtExit(result.stdout)).toEqual({ spansEnded: 5, spansExported: 5, spansDropped: 0, droppedSpans: 0 });
+  });
+
+  it('counts as dropped the spans of the requests that failed, once one went', async () => {
+    const result = await run((index) => (index === 0 ? { status: 200 } : { status: 503 }), { FIXTURE_SPANS: '5', FIXTURE_MAX_BATCH: '2' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(receiver!.requests).toHaveLength(2);
+    expect(result.stderr).toContain('could not send 3 span(s)');
+    expect(countersAtExit(result.stdout)).toEqual({ spansEnded: 5, spansExported: 2, spansDropped: 3, droppedSpans: 3 });
+  });
+
   it('sends again the spans of an export still in flight, which would never be answered', async () => {
     // The batch is exported 50 ms after the span ends, to a service that holds the request; the app exits later.
     const result = await run((index) => (index === 0 ? 'hang' : { status: 200 }), { FIXTURE_BATCH_DELAY: '50', FIXTURE_EXIT_AFTER: '500' });
