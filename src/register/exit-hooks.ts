@@ -150,8 +150,9 @@ export function installExitHooks(
   // once ones included, are all still there while monitors run, and a crash reporter's added first runs first.
   process.on('uncaughtExceptionMonitor', onCrash);
   process.prependListener('beforeExit', onBeforeExit);
-  // Not prepended: an app's `exit` listener added before register() ran first without weft too.
-  process.on('exit', onExit);
+  // Prepended, so that what is left is sent and counted before any `exit` listener of the app's reads the counters,
+  // or ends the process then and there with a `process.exit()` of its own.
+  process.prependListener('exit', onExit);
 
   return () => {
     process.removeListener('exit', onExit);

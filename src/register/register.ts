@@ -256,9 +256,7 @@ export function register(given?: RegisterOptions): WeftHandle {
   };
   // Spans still waiting for a retry after the last attempt at exit (the service asked to wait longer, or failed
   // again) end with the process: say how many, once. They are counted as dropped when it does end.
-  let exitMark: number | undefined;
   const exitFlush = async () => {
-    exitMark ??= exporting.failureMark();
     const finished = await flushWithin(true);
     const waiting = exporting.waitingSpans();
     if (finished && waiting > 0) {
@@ -270,22 +268,20 @@ export function register(given?: RegisterOptions): WeftHandle {
     return finished;
   };
   const hasNewSpans = () => exporting.stats.spansEnded !== lastFlushedAt || exporting.hasWork();
-  let gaveUpAtExit = false;
   const giveUp = () => {
-    gaveUpAtExit = true;
     reportOnce(
       'exit-timeout',
       `gave up sending spans to ${exporting.endpoint} at exit after ${flushTimeout} ms; ${unsentSpans(exporting)} span(s) were not sent.${exporting.hint}`,
     );
   };
   // When the process ends, every span not yet exported (queued, held for a retry, in flight) is sent synchronously,
-  // waiting at most the flush timeout, unless weft gave up on the service in this exit, or it failed again in it (its
-  // last attempt was made), or it is known to hang or asked to wait; what is not sent is counted as dropped, before
-  // an app's `exit` listener reads the count.
+  // waiting at most the flush timeout, unless the service is known to hang (weft gave up on it, and it has answered
+  // nothing since) or asked to wait; what is not sent is counted as dropped, before an app's `exit` listener reads
+  // the count.
   const endExport = (hurry: boolean) => {
     try {
       // A process may not be allowed to start another (Node's permission model): the spans are then dropped, counted.
-      if (!hurry && !gaveUpAtExit) exporting.lastSend(flushTimeout, exitMark);
+      if (!hurry) exporting.lastSend(flushTimeout);
     } catch (error) {
       reportFailure('last send')(error);
     }
@@ -309,7 +305,6 @@ export function register(given?: RegisterOptions): WeftHandle {
     disableInstrumentations,
     shutdown() {
       stopping ??= safely('shutdown', async () => {
-        removeExitHooks();
         // Before the provider stops taking spans: a call still running (a stream half-read) is sent as it stands.
         endUnfinished('weft was shut down');
         disableInstrumentations();
@@ -319,6 +314,8 @@ export function register(given?: RegisterOptions): WeftHandle {
           const finished = await settleWithin(provider.shutdown(), flushTimeout, reportFailure('shutdown'));
           if (!finished) gaveUpShuttingDown(exporting, flushTimeout);
         } finally {
+          // Only now: an app that exits while its shutdown() is under way (not awaited) still has what is left sent.
+          removeExitHooks();
           if (isGlobal) {
             trace.disable();
             setGlobalWeftContextManager(undefined);

@@ -168,14 +168,13 @@ export class ResilientExporter implements SpanExporter {
   }
 
   /**
-   * Whether a last send, synchronous, as the process ends, may be made: not while the service is known to hang (it
-   * would only hold the end of the process for nothing), nor while it asked to wait (`Retry-After`), nor when it
-   * failed again after `notFailedSince` (a mark taken as the exit flush started: weft gave up on it in this exit,
-   * or its last attempt failed).
+   * Whether a last send, synchronous, as the process ends, may be made: not while the service is known to hang (a
+   * request was given up on, at this exit's flush or lately, and none answered since: it would only hold the end of
+   * the process for nothing), nor while it asked to wait (`Retry-After`). A service that merely failed gets it: a
+   * refused connection or an error answer costs the last send little.
    */
-  mayLastSend(notFailedSince = Number.POSITIVE_INFINITY): boolean {
-    if (this.hanging && this.backendDown) return false;
-    return this.failures <= notFailedSince && Date.now() >= this.heldUntil;
+  mayLastSend(): boolean {
+    return !(this.hanging && this.backendDown) && Date.now() >= this.heldUntil;
   }
 
   /**

@@ -146,9 +146,9 @@ export interface ExportPipeline extends WeftSpanProcessor {
    * As the process ends (nothing asynchronous will run again), sends every span not yet exported, synchronously,
    * waiting at most `timeoutMs` (see {@link sendSynchronously}); what it could not send is left to
    * {@link ExportPipeline.dropUnsent}. Not made where it cannot be done safely (not plain Node), nor while the
-   * service is known to hang, asked to wait, or failed after `notFailedSince` (a {@link ExportPipeline.failureMark}).
+   * service is known to hang or asked to wait.
    */
-  lastSend(timeoutMs: number, notFailedSince?: number): void;
+  lastSend(timeoutMs: number): void;
   /**
    * Ends a shutdown that gave up waiting: every span not yet exported is counted as dropped, and the connections
    * are closed, open requests included, so that nothing of weft's keeps the process alive.
@@ -233,7 +233,7 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
         return start === 0 ? undefined : refused + unsent;
       }
       readExportResponse(outcome.answer, (rejected, message) => {
-        refused += rejected;
+        refused += Math.min(rejected, requestSpans.length);
         reportPartial(rejected, message);
       });
     }
@@ -281,8 +281,8 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
       bounded.dropQueued();
       exporter.dropUnsent();
     },
-    lastSend: (timeoutMs: number, notFailedSince?: number) => {
-      if (!exporter.mayLastSend(notFailedSince)) return;
+    lastSend: (timeoutMs: number) => {
+      if (!exporter.mayLastSend()) return;
       const queued = bounded.queuedSpans();
       if (exporter.sendLast(queued, (spans) => sendNow(spans, timeoutMs))) bounded.forgetQueued(queued);
     },

@@ -116,6 +116,48 @@ describe('the process that makes the last send', () => {
   });
 });
 
+describe('process.exit() later in the life of the process', () => {
+  it('still sends, though an earlier flush (a crash the app handled) gave up on the service, which answers again', async () => {
+    receiver = await startOtlpReceiver({ reply: (_, index) => (index === 0 ? 'hang' : { status: 200 }) });
+    const env = { WEFT_BASE_URL: receiver.url, WEFT_PROJECT: 'acme/exit-now', WEFT_API_KEY: API_KEY };
+    const result = await runNode(['test/register/fixtures/handled-crash-then-exit.mjs'], env, { timeoutMs: 15_000 });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('app logged one bad request');
+    expect(receiver.spans().map((s) => s.name)).toEqual(expect.arrayContaining(['mid', 'last', 'early']));
+    expect(countersAtExit(result.stdout)).toEqual({ spansEnded: 3, spansExported: 3, spansDropped: 0, droppedSpans: 0 });
+  });
+
+  it('sends what a shutdown() the app did not wait for had under way', async () => {
+    const result = await run(() => ({ status: 200 }), { FIXTURE_END: 'shutdown' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(receiver!.spans().map((s) => s.name)).toContain('at-exit');
+    expect(countersAtExit(result.stdout)).toEqual({ spansEnded: 1, spansExported: 1, spansDropped: 0, droppedSpans: 0 });
+  });
+});
+
+describe("the app's own exit listener, added before register()", () => {
+  it('reads the counters after the last send', async () => {
+    const result = await run(() => ({ status: 200 }), { FIXTURE_EARLY_EXIT_LISTENER: 'print' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(/early listener (.*)/.exec(result.stdout)![1]!)).toMatchObject({ spansEnded: 1, spansExported: 1, spansQueued: 0 });
+  });
+
+  it('ending the process itself with process.exit(7) there, after the last send', async () => {
+    const result = await run(() => ({ status: 200 }), { FIXTURE_EARLY_EXIT_LISTENER: 'exit' });
+    expect(result.code, result.stderr).toBe(7);
+    expect(receiver!.spans().map((s) => s.name)).toEqual(['at-exit']);
+  });
+});
+
+describe('the last send, answered with a partial success', () => {
+  it('counts as dropped no more spans than the request that was refused them held', async () => {
+    const partial = { status: 200, body: '{"partial_success":{"rejected_spans":5,"error_message":"refused"}}' };
+    const result = await run((index) => (index === 0 ? partial : { status: 200 }), { FIXTURE_SPANS: '3', FIXTURE_MAX_BATCH: '2' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(countersAtExit(result.stdout)).toEqual({ spansEnded: 3, spansExported: 1, spansDropped: 2, droppedSpans: 2 });
+  });
+});
+
 describe('a crash the app does not handle', () => {
   for (const end of ['crash', 'reject'] as const) {
     it(`(${end}) sends what is left once, though Node emits exit after the crash`, async () => {
