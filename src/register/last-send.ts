@@ -3,39 +3,66 @@ import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 
 /**
- * The program of the child that sends: it reads the OTLP body from stdin and POSTs it to the URL with the headers
- * of its `WEFT_LAST_SEND` variable, then exits 0 once the service answered 2xx (writing the answer to stdout, for
- * its partial success), non-zero otherwise (writing only a status or an error code to stderr: never a header).
+ * The program of the child that sends: it reads the OTLP bodies from stdin, each framed by its length (4 bytes, big
+ * endian), and POSTs them one after the other to the URL with the headers of its `WEFT_LAST_SEND` variable. For
+ * each body the service took (2xx) it writes the answer to stdout, framed the same way (for its partial success);
+ * at the first it did not, it stops and writes only a status or an error code to stderr (never a header), and exits
+ * non-zero. It stops itself a little before the parent's deadline, so that the answers it has are still read.
  * Plain Node, no module of the app's or of weft's: it runs with an empty `NODE_OPTIONS` and nothing else.
  */
 const SCRIPT = `'use strict';
 const target = JSON.parse(process.env.WEFT_LAST_SEND);
 delete process.env.WEFT_LAST_SEND;
-const chunks = [];
-let accepted = false;
-setTimeout(() => { process.stderr.write('timed out'); process.exit(accepted ? 0 : 4); }, target.timeoutMs).unref();
-process.stdin.on('data', (chunk) => chunks.push(chunk));
-process.stdin.on('end', () => {
-  const body = Buffer.concat(chunks);
-  const url = new URL(target.url);
-  const request = require(url.protocol === 'https:' ? 'node:https' : 'node:http').request;
+const stop = (why, code) => { process.stderr.write(why); process.exit(code); };
+setTimeout(() => stop('no answer in time', 4), Math.max(1, target.deadline - Date.now())).unref();
+const url = new URL(target.url);
+const request = require(url.protocol === 'https:' ? 'node:https' : 'node:http').request;
+const frame = (bytes) => { const head = Buffer.alloc(4); head.writeUInt32BE(bytes.length); return Buffer.concat([head, bytes]); };
+const send = (bodies) => {
+  const body = bodies.shift();
+  if (!body) return;
   const req = request(url, { method: 'POST', headers: { ...target.headers, 'Content-Length': body.length } }, (res) => {
     const status = res.statusCode || 0;
-    accepted = status >= 200 && status < 300;
     const answer = [];
     let size = 0;
     res.on('data', (chunk) => { size += chunk.length; if (size <= 65536) answer.push(chunk); });
     res.on('end', () => {
-      if (accepted) process.stdout.write(Buffer.concat(answer));
-      else process.stderr.write('HTTP ' + status);
-      process.exitCode = accepted ? 0 : 3;
+      if (status < 200 || status >= 300) stop('HTTP ' + status, 3);
+      process.stdout.write(frame(Buffer.concat(answer)), () => send(bodies));
     });
-    res.on('error', () => { process.exitCode = accepted ? 0 : 4; });
+    res.on('error', () => stop('the answer was cut', 4));
   });
-  req.on('error', (error) => { process.stderr.write(String(error.code || 'the request failed')); process.exitCode = 4; });
+  req.on('error', (error) => stop(String(error.code || 'the request failed'), 4));
   req.end(body);
+};
+const chunks = [];
+process.stdin.on('data', (chunk) => chunks.push(chunk));
+process.stdin.on('end', () => {
+  const input = Buffer.concat(chunks);
+  const bodies = [];
+  for (let at = 0; at + 4 <= input.length; at += 4 + input.readUInt32BE(at)) bodies.push(input.subarray(at + 4, at + 4 + input.readUInt32BE(at)));
+  send(bodies);
 });
 `;
+
+/** `bytes` after its length, 4 bytes big endian: how bodies and answers pass between weft and the child. */
+function framed(bytes: Uint8Array): Buffer {
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(bytes.length);
+  return Buffer.concat([head, bytes]);
+}
+
+/** The frames of `output`, in order; a frame cut short (the child was stopped mid-write) is left out. */
+function unframed(output: Buffer): Buffer[] {
+  const frames: Buffer[] = [];
+  for (let at = 0; at + 4 <= output.length; ) {
+    const end = at + 4 + output.readUInt32BE(at);
+    if (end > output.length) break;
+    frames.push(output.subarray(at + 4, end));
+    at = end;
+  }
+  return frames;
+}
 
 /** Where the last send goes, as the exporter sends: the traces URL and its headers (the API key among them). */
 export interface LastSendTarget {
@@ -45,8 +72,14 @@ export interface LastSendTarget {
   userAgent: string;
 }
 
-/** How a last send went: the service's answer (for its partial success), or why nothing was sent. */
-export type LastSendOutcome = { sent: true; answer: Uint8Array } | { sent: false; why: string };
+/**
+ * How a last send went: the answers of the requests the service took, in order (for their partial success), and,
+ * when not every request was taken, why: the rest were not sent, or not taken.
+ */
+export interface LastSendOutcome {
+  answers: Uint8Array[];
+  why?: string;
+}
 
 /** Whether this runtime is a Node single-executable app (its `execPath` is the app, not Node). */
 function isSingleExecutable(): boolean {
@@ -102,10 +135,10 @@ function tlsOptions(): string[] {
  * The environment of the child: its target, and nothing of the app's (no `NODE_OPTIONS`, which may load weft or
  * the app's hooks, no secret it does not need) but {@link KEPT_VARIABLES}.
  */
-function childEnvironment(target: LastSendTarget, timeoutMs: number): NodeJS.ProcessEnv {
+function childEnvironment(target: LastSendTarget, deadline: number): NodeJS.ProcessEnv {
   const headers: Record<string, string> = { ...target.headers, 'User-Agent': target.userAgent };
   if (target.gzip) headers['Content-Encoding'] = 'gzip';
-  const env: NodeJS.ProcessEnv = { NODE_OPTIONS: '', WEFT_LAST_SEND: JSON.stringify({ url: target.url, headers, timeoutMs }) };
+  const env: NodeJS.ProcessEnv = { NODE_OPTIONS: '', WEFT_LAST_SEND: JSON.stringify({ url: target.url, headers, deadline }) };
   for (const name of KEPT_VARIABLES) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
@@ -114,30 +147,33 @@ function childEnvironment(target: LastSendTarget, timeoutMs: number): NodeJS.Pro
 }
 
 /**
- * Sends an OTLP body now, synchronously, as the process ends and nothing asynchronous will run again (its `exit`
- * event, the monitor of an uncaught exception that ends it, just before a signal is raised again): a child Node
- * process makes the request while this one waits for it, at most `timeoutMs`. The target, API key included, goes
+ * Sends OTLP bodies now, synchronously, one request each, as the process ends and nothing asynchronous will run again
+ * (its `exit` event, the monitor of an uncaught exception that ends it, just before a signal is raised again): a
+ * child Node process makes the requests, one after the other, while this one waits for it, at most `timeoutMs` in
+ * all (one process for all of them: starting Node takes tens of milliseconds). The target, API key included, goes
  * to the child in its environment, never in its arguments, which other users of the machine can read (`ps`).
+ * Returns the answers of the requests the service took, in order, and why the next one failed, if one did.
  * Call {@link cannotSendSynchronously} first.
  */
-export function sendSynchronously(body: Uint8Array, target: LastSendTarget, timeoutMs: number): LastSendOutcome {
-  // The child stops itself a little before the parent's limit, so that an answer arriving late is still read.
-  const childLimit = Math.max(1, timeoutMs - Math.min(200, Math.floor(timeoutMs / 4)));
+export function sendSynchronously(bodies: readonly Uint8Array[], target: LastSendTarget, timeoutMs: number): LastSendOutcome {
+  // The child stops itself a little before the parent's limit, so that the answers it has are still read.
+  const deadline = Date.now() + Math.max(1, timeoutMs - Math.min(200, Math.floor(timeoutMs / 4)));
   const result = spawnSync(process.execPath, [...tlsOptions(), '-e', SCRIPT], {
-    input: target.gzip ? gzipSync(body) : body,
-    env: childEnvironment(target, childLimit),
+    input: Buffer.concat(bodies.map((body) => framed(target.gzip ? gzipSync(body) : body))),
+    env: childEnvironment(target, deadline),
     timeout: timeoutMs,
     killSignal: 'SIGKILL',
     stdio: ['pipe', 'pipe', 'pipe'],
-    maxBuffer: 1024 * 1024,
+    maxBuffer: 64 * 1024 * (bodies.length + 1),
     windowsHide: true,
   });
+  const answers = result.stdout ? unframed(result.stdout).slice(0, bodies.length) : [];
+  if (answers.length === bodies.length) return { answers };
   if (result.error) {
     const code = (result.error as NodeJS.ErrnoException).code;
-    return { sent: false, why: code === 'ETIMEDOUT' ? `no answer within ${timeoutMs} ms` : (code ?? 'the sender did not start') };
+    return { answers, why: code === 'ETIMEDOUT' ? `no answer within ${timeoutMs} ms` : (code ?? 'the sender did not start') };
   }
-  if (result.status === 0) return { sent: true, answer: result.stdout };
   // Written by the program above: a status line or an error code, nothing of the request.
-  const said = result.stderr.toString('utf8').trim().slice(0, 80);
-  return { sent: false, why: said || (result.signal ? `the sender ended by ${result.signal}` : `the sender exited ${result.status}`) };
+  const said = result.stderr?.toString('utf8').trim().slice(0, 80);
+  return { answers, why: said || (result.signal ? `the sender ended by ${result.signal}` : `the sender exited ${result.status}`) };
 }

@@ -10,7 +10,7 @@ import { rememberCredentialHeaders } from '../secrets.js';
 import { createExportStats, type ExportStats } from './export-stats.js';
 import type { BatchOptions, ExportOptions } from './options.js';
 import { encodeTraceExport } from '../otlp/encode.js';
-import { cannotSendSynchronously, type LastSendOutcome, type LastSendTarget, sendSynchronously } from './last-send.js';
+import { cannotSendSynchronously, type LastSendTarget, sendSynchronously } from './last-send.js';
 import { createOtlpExporter, readExportResponse } from './otlp-exporter.js';
 import { resolveFlushTimeout, withFlushTimeout } from './flush-timeout.js';
 import { ResilientExporter } from './resilient-exporter.js';
@@ -211,33 +211,29 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
   const maxExportBatchSize = Math.min(batch.maxExportBatchSize, batch.maxQueueSize);
   /**
    * Sends `spans` now, in requests no larger than a batch (one request of everything could be refused for its size),
-   * one after the other within `timeoutMs` in all. Returns how many were not taken: those the service refused, and
-   * those of the requests that failed or never went, once the first went; undefined if none could be sent.
+   * within `timeoutMs` in all. Returns how many were not taken: those the service refused, and those of the requests
+   * that failed or never went, once the first was taken; undefined if none was.
    */
   const sendNow = (spans: ReadableSpan[], timeoutMs: number): number | undefined => {
     // Left uncounted here: dropped with the rest, silently, as they always were where this cannot be done.
     if (cannotSendSynchronously() !== undefined) return undefined;
-    const deadline = Date.now() + timeoutMs;
+    const requests: ReadableSpan[][] = [];
+    for (let start = 0; start < spans.length; start += maxExportBatchSize) requests.push(spans.slice(start, start + maxExportBatchSize));
+    const outcome = sendSynchronously(requests.map(encodeTraceExport), lastSendTarget, timeoutMs);
     let refused = 0;
-    for (let start = 0; start < spans.length; start += maxExportBatchSize) {
-      const requestSpans = spans.slice(start, start + maxExportBatchSize);
-      const left = deadline - Date.now();
-      const outcome: LastSendOutcome =
-        left > 0 ? sendSynchronously(encodeTraceExport(requestSpans), lastSendTarget, left) : { sent: false, why: `no time left after ${timeoutMs} ms` };
-      if (!outcome.sent) {
-        const unsent = spans.length - start;
-        reportOnce(
-          'exit-last-send',
-          `could not send ${unsent} span(s) to ${url} as the process ended (${outcome.why}); they are dropped.${hint}`,
-        );
-        return start === 0 ? undefined : refused + unsent;
-      }
-      readExportResponse(outcome.answer, (rejected, message) => {
-        refused += Math.min(rejected, requestSpans.length);
+    outcome.answers.forEach((answer, index) => {
+      readExportResponse(answer, (rejected, message) => {
+        refused += Math.min(rejected, requests[index]!.length);
         reportPartial(rejected, message);
       });
-    }
-    return refused;
+    });
+    if (outcome.why === undefined) return refused;
+    const taken = requests.slice(0, outcome.answers.length).reduce((count, request) => count + request.length, 0);
+    reportOnce(
+      'exit-last-send',
+      `could not send ${spans.length - taken} span(s) to ${url} as the process ended (${outcome.why}); they are dropped.${hint}`,
+    );
+    return taken === 0 ? undefined : refused + spans.length - taken;
   };
   const exporter = new ResilientExporter(otlp, stats, host, batch.maxRetrySpans, maxExportBatchSize, hint);
   const bsp = new BatchSpanProcessor(exporter, {

@@ -84,18 +84,19 @@ describe('the process that makes the last send', () => {
 
   // A stand-in for the Node binary (the app sets process.execPath to it): it records its arguments and the names
   // of its environment variables, then runs the real Node with the same arguments.
-  function standIn(): { path: string; argv: () => string; env: () => string[] } {
+  function standIn(): { path: string; argv: () => string; env: () => string[]; starts: () => number } {
     dir = mkdtempSync(join(tmpdir(), 'weft-last-send-'));
     const path = join(dir, 'node');
     writeFileSync(
       path,
-      `#!/bin/sh\nprintf '%s\\n' "$@" > '${dir}/argv'\nenv | cut -d= -f1 > '${dir}/env'\necho "NODE_OPTIONS=[$NODE_OPTIONS]" >> '${dir}/env'\nexec '${process.execPath}' "$@"\n`,
+      `#!/bin/sh\necho started >> '${dir}/starts'\nprintf '%s\\n' "$@" > '${dir}/argv'\nenv | cut -d= -f1 > '${dir}/env'\necho "NODE_OPTIONS=[$NODE_OPTIONS]" >> '${dir}/env'\nexec '${process.execPath}' "$@"\n`,
     );
     chmodSync(path, 0o755);
     return {
       path,
       argv: () => readFileSync(join(dir!, 'argv'), 'utf8'),
       env: () => readFileSync(join(dir!, 'env'), 'utf8').trim().split('\n'),
+      starts: () => readFileSync(join(dir!, 'starts'), 'utf8').trim().split('\n').length,
     };
   }
 
@@ -113,6 +114,14 @@ describe('the process that makes the last send', () => {
     expect(env).toContain('NODE_OPTIONS=[]');
     expect(env).not.toContain('APP_SECRET');
     expect(env).not.toContain('WEFT_API_KEY');
+  });
+
+  it.skipIf(process.platform === 'win32')('makes all its requests from one child: starting Node costs tens of milliseconds', async () => {
+    const node = standIn();
+    const result = await run(() => ({ status: 200 }), { FIXTURE_EXEC_STAND_IN: node.path, FIXTURE_SPANS: '5', FIXTURE_MAX_BATCH: '2' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(receiver!.requests.map((request) => request.spans.length)).toEqual([2, 2, 1]);
+    expect(node.starts()).toBe(1);
   });
 });
 
