@@ -1,6 +1,9 @@
 import type OpenAI from 'openai';
 import { LengthFinishReasonError } from 'openai/error';
 import { makeParseableResponseFormat } from 'openai/lib/parser';
+import OpenAIv4 from 'openai-v4';
+import { LengthFinishReasonError as LengthFinishReasonErrorV4 } from 'openai-v4/error';
+import { makeParseableResponseFormat as makeParseableResponseFormatV4 } from 'openai-v4/lib/parser';
 import OpenAIv6 from 'openai-v6';
 import { LengthFinishReasonError as LengthFinishReasonErrorV6 } from 'openai-v6/error';
 import { makeParseableResponseFormat as makeParseableResponseFormatV6 } from 'openai-v6/lib/parser';
@@ -12,7 +15,8 @@ import { API_KEY, type Harness, startHarness } from './harness.js';
 
 /**
  * openai's streaming helpers, `chat.completions.stream()` and `runTools({ stream: true })`, which call the traced
- * `create()` with their own AbortController and read its stream for the app: in openai 7 and in openai 6.
+ * `create()` with their own AbortController and read its stream for the app: in openai 7 and 6, and on openai 4's
+ * `beta.chat.completions` (patched automatically too: openai-older-majors.test.ts).
  */
 
 let h: Harness;
@@ -20,6 +24,12 @@ beforeAll(async () => {
   h = await startHarness();
   h.instrumentation.manuallyInstrument(OpenAIv6);
 });
+
+/** An openai 4 client (its module patched by hand), its `beta` where the tests look for the helpers. */
+function openAI4Client(): HelperClient {
+  h.instrumentation.manuallyInstrument(OpenAIv4);
+  return new OpenAIv4({ baseURL: h.server.baseURL, apiKey: API_KEY, maxRetries: 0 }).beta as unknown as HelperClient;
+}
 afterAll(async () => {
   await h.close();
 });
@@ -57,6 +67,12 @@ const majors = [
     LengthError: LengthFinishReasonErrorV6,
     parseable: makeParseableResponseFormatV6,
   },
+  {
+    name: 'openai 4 (beta helpers)',
+    client: openAI4Client,
+    LengthError: LengthFinishReasonErrorV4,
+    parseable: makeParseableResponseFormatV4,
+  },
 ];
 const helpers = [
   { helper: 'chat.completions.stream()', start: (client: HelperClient) => client.chat.completions.stream({ model: 'gpt-4o-mini', messages: USER_HI }) },
@@ -88,6 +104,19 @@ async function withoutWeft<T>(run: () => Promise<T>): Promise<T> {
     h.instrumentation.enable();
   }
 }
+
+describe('openai 4: beta.chat.completions, patched with the module', () => {
+  it('is unpatched by disable() and patched again by enable(), with chat.completions', () => {
+    openAI4Client();
+    const helpers = Object.getPrototypeOf(new OpenAIv4({ apiKey: API_KEY }).beta.chat.completions) as Record<string, { __wrapped?: boolean }>;
+    const wrapped = () => ['stream', 'runTools', 'runFunctions'].map((name) => helpers[name]?.__wrapped === true);
+    expect(wrapped()).toEqual([true, true, true]);
+    h.instrumentation.disable();
+    expect(wrapped()).toEqual([false, false, false]);
+    h.instrumentation.enable();
+    expect(wrapped()).toEqual([true, true, true]);
+  });
+});
 
 for (const { name, client, LengthError, parseable } of majors) {
   describe(`${name}: an app that leaves a streaming helper`, () => {
@@ -163,7 +192,9 @@ for (const { name, client, LengthError, parseable } of majors) {
       expect(failure).toBeInstanceOf(LengthError);
       expect(failure).toEqual(without);
 
+      // The request succeeded; the helper's parse of it failed: the span, the request's, is not failed.
       const [span] = await h.spans(1);
+      expect(span?.status.code).toBe(StatusCodeValue.UNSET);
       expect(withContentParsed(span!.attributes)).toEqual({
         ...h.common(),
         'gen_ai.request.stream': true,

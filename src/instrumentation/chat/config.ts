@@ -77,7 +77,8 @@ export interface ChatTracingConfig {
    * has token counts, and hide the extra usage-only chunk (and the `usage: null` fields that come with it)
    * from the caller, who sees exactly the chunks they would have seen. Not done for servers that send usage
    * unasked (the platform's inference and training services). Turn off for servers that reject
-   * `stream_options`. Default `true`.
+   * `stream_options`, and for other servers that send usage unasked (a gateway set to): weft cannot tell their usage
+   * chunk from the one it asked for, and would hide it. Default `true`.
    */
   requestStreamUsage?: boolean | undefined;
 }

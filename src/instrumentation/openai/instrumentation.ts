@@ -4,8 +4,8 @@ import { debug, reportOnce } from '../../diagnostics.js';
 import { VERSION } from '../../version.js';
 import { isNoopTracerProvider } from '../../tracing/noop-provider.js';
 import { type ResolvedChatTracingConfig, reportInternalError, resolveChatTracingConfig } from '../chat/index.js';
-import { type CompletionsPrototype, findCompletionsPrototype } from './module-shape.js';
-import { type AdoptedMethod, type Method, type PatchHost, tracedCompletionsMethod } from './patch-completions.js';
+import { findBetaHelpersPrototype, findCompletionsPrototype } from './module-shape.js';
+import { type AdoptedMethod, type Method, type PatchHost, type PatchedMethodName, tracedCompletionsMethod } from './patch-completions.js';
 import { requiredOpenAIModules } from './required-modules.js';
 import { tracedHelperMethod } from './stream-helpers.js';
 import type { OpenAIInstrumentationConfig } from './types.js';
@@ -27,10 +27,14 @@ const WEFT_WRAPPER = Symbol.for('weft.openai.wrapper');
 const ENABLED_KEY = Symbol.for('weft.openai.enabledInstrumentations');
 const enabledHolder = globalThis as { [ENABLED_KEY]?: PatchHost[] };
 // `stream` and `runTools` (openai 5 on) call `create`, which is traced; they are wrapped to watch their iterator.
-const PATCHED_METHODS = ['create', 'parse', 'stream', 'runTools'] as const;
+const CHAT_METHODS: readonly PatchedMethodName[] = ['create', 'parse', 'stream', 'runTools'];
+// openai 4 has its streaming helpers on `beta.chat.completions`, a prototype of its own.
+const BETA_HELPER_METHODS: readonly PatchedMethodName[] = ['stream', 'runTools', 'runFunctions'];
 
+/** A prototype weft patches (chat `Completions`, or openai 4's beta one), the methods it patches there, and how. */
 interface PatchRecord {
-  prototype: CompletionsPrototype;
+  prototype: object;
+  names: readonly PatchedMethodName[];
   methods: AdoptedMethod[];
   active: boolean;
 }
@@ -49,7 +53,7 @@ interface PatchRecord {
  */
 export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumentationConfig> {
   // `declare`: the base constructor already calls init()/enable(), before field initialisers would run.
-  declare private weftPatches: Map<CompletionsPrototype, PatchRecord> | undefined;
+  declare private weftPatches: Map<object, PatchRecord> | undefined;
   declare private weftChatConfig: ResolvedChatTracingConfig | undefined;
   declare private weftHost: PatchHost | undefined;
   declare private weftTracerProvider: TracerProvider | undefined;
@@ -95,13 +99,11 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
           guarded('openai patch', () => this.patchTarget(moduleExports));
           return moduleExports;
         },
-        (moduleExports: unknown) => {
+        (moduleExports: unknown) =>
           guarded('openai unpatch', () => {
-            const prototype = findCompletionsPrototype(moduleExports);
-            const record = prototype && this.patches().get(prototype);
-            if (record) release(record, this.host());
-          });
-        },
+            this.releasePrototype(findCompletionsPrototype(moduleExports));
+            this.releasePrototype(findBetaHelpersPrototype(moduleExports));
+          }),
       ),
     ];
   }
@@ -128,7 +130,7 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
   override enable(): void {
     super.enable();
     markLatest(this.host());
-    for (const record of this.patches().values()) if (!record.active) this.patchPrototype(record.prototype);
+    for (const record of this.patches().values()) if (!record.active) this.patchPrototype(record.prototype, record.names);
     // A copy of openai required before this point: the require hook would see it only if the app required it again.
     guarded('openai patch', () => {
       for (const moduleExports of requiredOpenAIModules(isSupportedMajor)) this.patchTarget(moduleExports);
@@ -156,15 +158,15 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
       chatConfig: () => this.chatConfig(),
       hasTracerProvider: () => !isNoopTracerProvider(this.weftTracerProvider),
       adoptPatch: (prototype, methods) => {
-        const record = this.patches().get(prototype as CompletionsPrototype);
+        const record = this.patches().get(prototype);
         if (record?.active) return;
-        this.patches().set(prototype as CompletionsPrototype, { prototype: prototype as CompletionsPrototype, methods: [...methods], active: true });
+        this.patches().set(prototype, { prototype, names: methods.map((m) => m.name), methods: [...methods], active: true });
       },
     };
     return this.weftHost;
   }
 
-  private patches(): Map<CompletionsPrototype, PatchRecord> {
+  private patches(): Map<object, PatchRecord> {
     this.weftPatches ??= new Map();
     return this.weftPatches;
   }
@@ -178,24 +180,33 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
       );
       return false;
     }
-    if (!this.isEnabled()) {
-      // Remember it, so enable() patches it.
-      if (!this.patches().has(prototype)) this.patches().set(prototype, { prototype, methods: [], active: false });
-      return true;
-    }
-    return this.patchPrototype(prototype);
+    this.patchOrRemember(prototype, CHAT_METHODS);
+    const betaHelpers = findBetaHelpersPrototype(target);
+    if (betaHelpers) this.patchOrRemember(betaHelpers, BETA_HELPER_METHODS);
+    return true;
   }
 
-  private patchPrototype(prototype: CompletionsPrototype): boolean {
-    const record = this.patches().get(prototype) ?? { prototype, methods: [], active: false };
-    if (record.active) return true;
-    if (isWeftWrapped(prototype.create)) {
+  private patchOrRemember(prototype: object, names: readonly PatchedMethodName[]): void {
+    if (this.isEnabled()) this.patchPrototype(prototype, names);
+    // Remembered, so that enable() patches it.
+    else if (!this.patches().has(prototype)) this.patches().set(prototype, { prototype, names, methods: [], active: false });
+  }
+
+  private releasePrototype(prototype: object | undefined): void {
+    const record = prototype && this.patches().get(prototype);
+    if (record) release(record, this.host());
+  }
+
+  private patchPrototype(prototype: object, names: readonly PatchedMethodName[]): void {
+    const record = this.patches().get(prototype) ?? { prototype, names, methods: [], active: false };
+    if (record.active) return;
+    const methods = prototype as Record<string, unknown>;
+    if (names.some((name) => isWeftWrapped(methods[name]))) {
       debug('openai chat completions are already patched by weft; not patching them again.');
-      return true;
+      return;
     }
     record.methods = [];
-    const methods = prototype as unknown as Record<string, unknown>;
-    for (const name of PATCHED_METHODS) {
+    for (const name of names) {
       const original = methods[name];
       if (typeof original !== 'function') continue;
       // The instance is read at call time: the one that patched may since have been disabled, or another enabled.
@@ -209,7 +220,6 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
     }
     record.active = true;
     this.patches().set(prototype, record);
-    return true;
   }
 }
 

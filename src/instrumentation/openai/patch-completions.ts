@@ -30,9 +30,12 @@ export interface PatchHost {
   adoptPatch?(prototype: object, methods: readonly AdoptedMethod[]): void;
 }
 
+/** The methods weft replaces: chat `create` and `parse`, and the streaming helpers (openai 4's `runFunctions` too). */
+export type PatchedMethodName = 'create' | 'parse' | 'stream' | 'runTools' | 'runFunctions';
+
 /** A method of `Completions.prototype` weft replaced, handed from one instance to another. */
 export interface AdoptedMethod {
-  name: 'create' | 'parse' | 'stream' | 'runTools';
+  name: PatchedMethodName;
   original: Method;
   wrapper: Method;
 }

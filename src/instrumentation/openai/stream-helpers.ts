@@ -3,7 +3,8 @@ import { settleApiPromise } from './api-promise.js';
 import type { Method, PatchHost } from './patch-completions.js';
 
 /**
- * openai's streaming helpers (`chat.completions.stream()`, and `runTools()` with `stream: true`) read the stream of
+ * openai's streaming helpers (`chat.completions.stream()`, and `runTools()` with `stream: true`; in openai 4
+ * `beta.chat.completions.stream()`, `.runTools()` and `.runFunctions()`) read the stream of
  * each `create()` they make for the app, and abort it with their own controller when the app stops reading them:
  * `break` out of `for await (const chunk of runner)` (or a cancelled `runner.toReadableStream()`) calls the helper's
  * `abort()`, exactly as the app's own `runner.abort()` does. weft tells the two apart by watching the helper's
