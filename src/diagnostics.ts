@@ -1,25 +1,9 @@
 import { type DiagLogger, DiagLogLevel, diag } from '@opentelemetry/api';
-import { ENV } from './config/index.js';
+import { type LogLevelSetting, readLogLevel } from './log-level.js';
+import { otelDiagHasLogger } from './otel-diag.js';
 import { scrubSecrets } from './secrets.js';
 
-const LEVELS: Record<string, DiagLogLevel> = {
-  none: DiagLogLevel.NONE,
-  error: DiagLogLevel.ERROR,
-  warn: DiagLogLevel.WARN,
-  info: DiagLogLevel.INFO,
-  debug: DiagLogLevel.DEBUG,
-  verbose: DiagLogLevel.VERBOSE,
-  all: DiagLogLevel.ALL,
-};
-
-/** The diagnostic level from `WEFT_LOG_LEVEL`, else `OTEL_LOG_LEVEL`, else warn. Unknown names fall back to warn. */
-export function diagLevelFromEnv(env: Record<string, string | undefined> = process.env): DiagLogLevel {
-  // A variable set to '' counts as unset, so that an empty WEFT_LOG_LEVEL does not hide OTEL_LOG_LEVEL.
-  const name = (env[ENV.logLevel]?.trim() || env.OTEL_LOG_LEVEL?.trim() || 'warn').toLowerCase();
-  return LEVELS[name] ?? DiagLogLevel.WARN;
-}
-
-// weft's own messages go through a component logger, so they read `@weft ...` and honour the global level.
+// weft's own messages go through a component logger, so they read `weft ...` and honour the global level.
 const logger: DiagLogger = diag.createComponentLogger({ namespace: 'weft' });
 
 // Keyed on globalThis so that the ESM and CommonJS copies of weft in one process share "once".
@@ -29,8 +13,9 @@ shared[REPORTED_KEY] ??= new Set<string>();
 const reported = shared[REPORTED_KEY];
 
 /**
- * Reports a failure of weft's own machinery once per kind, through OTel's diagnostic logger. Later failures of
- * the same kind are logged at debug level only, so a dead backend does not flood the app's logs.
+ * Reports a failure of weft's own machinery once per kind, through OTel's diagnostic logger (or, while it has none,
+ * as a process warning: see {@link warn}). Later failures of the same kind are logged at debug level only, so a dead
+ * backend does not flood the app's logs.
  * Messages must never contain a secret: callers pass descriptions, never headers or options.
  */
 export function reportOnce(kind: string, text: string): void {
@@ -41,10 +26,53 @@ export function reportOnce(kind: string, text: string): void {
     return;
   }
   reported.add(kind);
-  logger.warn(message);
+  warn(message);
+}
+
+/**
+ * Logs a warning through weft's component logger. While nobody has given OTel's `diag` a logger (an app that uses
+ * only the Client, or weft before `register()`), `diag` would drop it: it is then a Node process warning instead
+ * (stderr, `(node:PID) [WEFT] Warning: weft: ...`, unless the app runs with `--no-warnings` or listens for
+ * `warning`), at the level of `WEFT_LOG_LEVEL` / `OTEL_LOG_LEVEL`. One or the other, never both.
+ */
+export function warn(text: string): void {
+  const message = scrubSecrets(text);
+  if (otelDiagHasLogger()) {
+    logger.warn(message);
+    return;
+  }
+  if (levelWithoutLogger() < DiagLogLevel.WARN) return;
+  try {
+    process.emitWarning(`weft: ${message}`, { code: 'WEFT' });
+  } catch {
+    // Nothing of weft's may break the app, its diagnostics least of all.
+  }
+}
+
+/** The level from the environment; a bad WEFT_LOG_LEVEL was refused where weft was set up, so warn stands in here. */
+function levelWithoutLogger(): DiagLogLevel {
+  try {
+    return readLogLevel().level;
+  } catch {
+    return DiagLogLevel.WARN;
+  }
 }
 
 /** Logs a debug line through weft's component logger. */
 export function debug(message: string): void {
   logger.debug(scrubSecrets(message));
+}
+
+/** Says, once, that `OTEL_LOG_LEVEL` was ignored, when it was; returns the level. */
+export function reportIgnoredLogLevel(setting: LogLevelSetting): DiagLogLevel {
+  if (setting.ignored) reportOnce('otel-log-level', setting.ignored);
+  return setting.level;
+}
+
+/**
+ * Checks the log level variables where weft is set up (`new Client()`, `weftSpanProcessor()`).
+ * @throws {WeftConfigError} for a `WEFT_LOG_LEVEL` that names no level; an unknown `OTEL_LOG_LEVEL` is warned about.
+ */
+export function checkLogLevel(env: Record<string, string | undefined> = process.env): DiagLogLevel {
+  return reportIgnoredLogLevel(readLogLevel(env));
 }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ENV, WeftConfigError, parseApiKey, pick, resolveServiceUrl } from '../config/index.js';
+import { ENV, WeftConfigError, keyInClearWarning, parseApiKey, pick, resolveServiceUrl } from '../config/index.js';
 import { WeftAbortError, WeftError } from '../client/core/errors.js';
 import { HttpCore } from '../client/core/http.js';
 import { type JobProgress, type TrainingJobEvent, TrainingClient, type WatchJobOutcome } from '../client/training/index.js';
@@ -76,6 +76,8 @@ export async function runJobsWatch(argv: string[], io: JobsWatchIO = {}): Promis
     const apiKey = apiKeyValue === undefined ? undefined : parseApiKey(apiKeyValue);
     core = new HttpCore({ baseUrl, apiKey });
     client = new TrainingClient(core, { tracing: false });
+    const inClear = keyInClearWarning(baseUrl, apiKey);
+    if (inClear) stderr.write(`weft jobs watch: ${inClear}\n`);
   } catch (error) {
     if (error instanceof WeftConfigError) {
       stderr.write(`${error.message}\n`);

@@ -1,13 +1,13 @@
 import {
   type ConnectionOptions,
   ENV,
+  keyInClearWarning,
   type ProjectRef,
   pick,
   resolveConnection,
   resolveServiceUrl,
-  sendsKeyInClear,
 } from '../config/index.js';
-import { reportOnce } from '../diagnostics.js';
+import { checkLogLevel, reportOnce } from '../diagnostics.js';
 import { HttpCore, type RetryEvent } from './core/http.js';
 import type { BackoffOptions } from './core/retry.js';
 import { type ChatTracingOption, InferenceClient } from './inference/index.js';
@@ -67,6 +67,8 @@ export class Client {
   private readonly cores: HttpCore[];
 
   constructor(options: ClientOptions = {}) {
+    // WEFT_LOG_LEVEL sets the level of the warnings below while the app has no diagnostic logger.
+    checkLogLevel();
     const connection = resolveConnection(options);
     this.project = connection.project;
     this.baseUrls = {
@@ -75,9 +77,8 @@ export class Client {
       training: resolveServiceUrl(options.trainingBaseUrl, 'trainingBaseUrl', ENV.trainingBaseUrl, process.env, connection.baseUrl),
     };
     for (const url of new Set(Object.values(this.baseUrls))) {
-      if (sendsKeyInClear(url, connection.apiKey)) {
-        reportOnce('client-key-in-clear', `the API key would travel unencrypted to ${new URL(url).host} (plain http to another machine); use https.`);
-      }
+      const inClear = keyInClearWarning(url, connection.apiKey);
+      if (inClear) reportOnce('client-key-in-clear', inClear);
     }
     // One keep-alive pool for the three services (often the same host); made once the options are valid.
     this.agent = new LazyAgent();

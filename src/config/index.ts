@@ -11,6 +11,7 @@ export {
   type ProjectRef,
   isLoopbackUrl,
   joinUrl,
+  keyInClearWarning,
   kindOf,
   parseApiKey,
   parseBaseUrl,
@@ -18,5 +19,4 @@ export {
   pick,
   resolveConnection,
   resolveServiceUrl,
-  sendsKeyInClear,
 } from './settings.js';

@@ -219,9 +219,13 @@ function traceBaseUrlFrom(env: Env): string | undefined {
   return value === undefined ? undefined : parseBaseUrl(value);
 }
 
-/** True when a key would travel in clear text to another machine. */
-export function sendsKeyInClear(url: string, apiKey: string | undefined): boolean {
-  return apiKey !== undefined && new URL(url).protocol === 'http:' && !isLoopbackUrl(url);
+/**
+ * The warning to give when a key would travel in clear text to another machine (plain http, not loopback), else
+ * `undefined`. Shared by `register()`, the Client and `weft jobs watch`; it names the host, never the key.
+ */
+export function keyInClearWarning(url: string, apiKey: string | undefined): string | undefined {
+  if (apiKey === undefined || new URL(url).protocol !== 'http:' || isLoopbackUrl(url)) return undefined;
+  return `the API key would travel unencrypted to ${new URL(url).host} (plain http to another machine); use https.`;
 }
 
 /** A hint for failure reports: with nothing configured, weft talks to `weft dev`, which may simply not be running. */

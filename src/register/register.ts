@@ -22,7 +22,8 @@ import { isNoopTracerProvider } from '../tracing/noop-provider.js';
 import { setWeftTracerProvider } from '../tracing/tracer.js';
 import { endUnfinished } from '../tracing/unfinished.js';
 import { resolveConnection } from '../config/index.js';
-import { diagLevelFromEnv, reportOnce } from '../diagnostics.js';
+import { reportIgnoredLogLevel, reportOnce, warn } from '../diagnostics.js';
+import { readLogLevel } from '../log-level.js';
 import { rememberSecret } from '../secrets.js';
 import { createExportStats, type ExportStats } from './export-stats.js';
 import { installExitHooks } from './exit-hooks.js';
@@ -88,10 +89,10 @@ function sdkDisabled(env: Record<string, string | undefined> = process.env): boo
  * What register() returns under `OTEL_SDK_DISABLED=true`: it set up nothing (no global provider, no patching, no
  * exit hooks), and says so at info level. The provider is a bare one whose spans go nowhere; the counters stay zero.
  */
-function disabledHandle(options: RegisterOptions): WeftHandle {
+function disabledHandle(options: RegisterOptions, logLevel: DiagLogLevel): WeftHandle {
   const message = 'weft: tracing is off (OTEL_SDK_DISABLED=true): register() set up nothing.';
   if (options.logger === false) diag.info(message);
-  else if (diagLevelFromEnv() >= DiagLogLevel.INFO) (options.logger ?? new DiagConsoleLogger()).info(message);
+  else if (logLevel >= DiagLogLevel.INFO) (options.logger ?? new DiagConsoleLogger()).info(message);
   const handle: WeftHandle = {
     tracerProvider: new BasicTracerProvider(),
     isGlobal: false,
@@ -167,20 +168,23 @@ function globalContextWorks(): boolean {
 export function register(given?: RegisterOptions): WeftHandle {
   const existing = state[STATE_KEY];
   if (existing) {
-    diag.warn('weft: register() was called again; returning the first registration (nothing was added).');
+    warn('register() was called again; returning the first registration (nothing was added).');
     return existing;
   }
   // Validate everything before anything global changes, the logger included.
   const options = checkRegisterOptions(given);
+  const logLevel = readLogLevel();
   if (sdkDisabled()) {
     // OTel's switch for the whole SDK: nothing else is read (the connection may not be configured where it is set).
-    const handle = disabledHandle(options);
+    const handle = disabledHandle(options, reportIgnoredLogLevel(logLevel));
     state[STATE_KEY] = handle;
     return handle;
   }
   if (options.logger !== false) {
-    diag.setLogger(options.logger ?? new DiagConsoleLogger(), { logLevel: diagLevelFromEnv(), suppressOverrideMessage: true });
+    diag.setLogger(options.logger ?? new DiagConsoleLogger(), { logLevel: logLevel.level, suppressOverrideMessage: true });
   }
+  // Said once the app's logger is in place, so that the warning reaches it.
+  reportIgnoredLogLevel(logLevel);
 
   const flushTimeout = resolveFlushTimeout(options.exitFlushTimeoutMillis);
   const connection = resolveConnection(options);

@@ -1,11 +1,11 @@
 import type { Context } from '@opentelemetry/api';
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { BatchSpanProcessor, type ReadableSpan, type Span, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { type Connection, devServiceHint, joinUrl, type ProjectRef, resolveConnection, sendsKeyInClear } from '../config/index.js';
+import { type Connection, devServiceHint, joinUrl, keyInClearWarning, type ProjectRef, resolveConnection } from '../config/index.js';
 import { kindOf, WeftConfigError } from '../config/index.js';
 import { VERSION } from '../version.js';
 import { BoundedBatchProcessor } from './bounded-batch-processor.js';
-import { reportOnce } from '../diagnostics.js';
+import { checkLogLevel, reportOnce } from '../diagnostics.js';
 import { rememberCredentialHeaders } from '../secrets.js';
 import { createExportStats, type ExportStats } from './export-stats.js';
 import type { BatchOptions, ExportOptions } from './options.js';
@@ -128,6 +128,7 @@ function exportHeaders(connection: Connection, extra: Record<string, string> = {
  * const sdk = new NodeSDK({ spanProcessors: [weftSpanProcessor({ project: 'team/app' })] });
  */
 export function weftSpanProcessor(options: ExportOptions = {}): WeftSpanProcessor {
+  checkLogLevel();
   const flushTimeout = resolveFlushTimeout(options.exitFlushTimeoutMillis);
   return withFlushTimeout(exportPipeline(resolveConnection(options), options), flushTimeout);
 }
@@ -178,9 +179,8 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
   }
   const host = new URL(url).host;
   const hint = devServiceHint(connection.baseUrl);
-  if (sendsKeyInClear(url, connection.apiKey)) {
-    reportOnce('key-in-clear', `the API key would travel unencrypted to ${host} (plain http to another machine); use https.`);
-  }
+  const inClear = keyInClearWarning(url, connection.apiKey);
+  if (inClear) reportOnce('key-in-clear', inClear);
   const stats = createExportStats();
   const headers = exportHeaders(connection, extraHeaders);
   const gzip = options.compression === 'gzip';

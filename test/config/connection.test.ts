@@ -8,7 +8,7 @@ import { configError } from '../helpers/config-error.js';
 // test/register/configuration.test.ts).
 
 const KEY = 'sk-never-print-me-4321';
-const VARIABLES = ['WEFT_BASE_URL', 'WEFT_INFERENCE_BASE_URL', 'WEFT_TRAINING_BASE_URL', 'WEFT_PROJECT', 'WEFT_API_KEY'];
+const VARIABLES = ['WEFT_BASE_URL', 'WEFT_INFERENCE_BASE_URL', 'WEFT_TRAINING_BASE_URL', 'WEFT_PROJECT', 'WEFT_API_KEY', 'WEFT_LOG_LEVEL'];
 
 afterEach(() => {
   for (const name of VARIABLES) delete process.env[name];
@@ -33,6 +33,15 @@ describe('new Client() refuses connection options of the wrong type from plain J
 
   it('does not repeat a key given as a number', () => {
     expect(configError(() => new Client({ apiKey: 12345678 as unknown as string })).message).not.toContain('12345678');
+  });
+});
+
+describe('new Client() and WEFT_LOG_LEVEL, the level of its warnings while the app has no diagnostic logger', () => {
+  it('refuses a name that is no level, naming the variable and the names it takes', () => {
+    process.env.WEFT_LOG_LEVEL = 'loud';
+    const error = configError(() => new Client());
+    expect(error.envVar).toBe('WEFT_LOG_LEVEL');
+    expect(error.message).toContain('one of none, error, warn, info, debug, verbose, all; got "loud"');
   });
 });
 

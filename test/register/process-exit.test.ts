@@ -145,4 +145,16 @@ describe('zero-code start with weft/register', () => {
     expect(result.stderr).toContain('Tracing is off');
     expect(receiver.requests).toHaveLength(0);
   });
+
+  it('starts the app untraced, with a warning naming WEFT_LOG_LEVEL, when that names no level', async () => {
+    const result = await runNode(['-r', 'weft/register', fixture('zero-code.cjs')], {
+      WEFT_BASE_URL: receiver.url,
+      WEFT_PROJECT: 'acme/zero',
+      WEFT_LOG_LEVEL: 'loud',
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('WEFT_LOG_LEVEL must be one of none, error, warn, info, debug, verbose, all; got "loud"');
+    expect(result.stderr).toContain('Tracing is off');
+    expect(receiver.requests).toHaveLength(0);
+  });
 });

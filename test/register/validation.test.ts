@@ -1,6 +1,6 @@
 import { type DiagLogger, trace } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
-import { register, type WeftHandle, WeftConfigError } from 'weft';
+import { register, type WeftHandle, WeftConfigError, weftSpanProcessor } from 'weft';
 import { runNode } from '../helpers/child.js';
 import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
 
@@ -60,7 +60,28 @@ describe('register() refuses values that could never be sent, naming where they 
   }
 });
 
+describe('WEFT_LOG_LEVEL, weft\'s own variable', () => {
+  it('fails register() when it names no level, naming it and the names it takes', () => {
+    process.env.WEFT_LOG_LEVEL = 'loud';
+    const error = configError(() => register({ instrumentations: [], flushOnExit: false }));
+    expect(error.envVar).toBe('WEFT_LOG_LEVEL');
+    expect(error.message).toContain('WEFT_LOG_LEVEL must be one of none, error, warn, info, debug, verbose, all; got "loud"');
+  });
+
+  it('fails weftSpanProcessor() too', () => {
+    process.env.WEFT_LOG_LEVEL = 'loud';
+    expect(() => weftSpanProcessor({ project: 'a/b' })).toThrow(/WEFT_LOG_LEVEL/);
+  });
+});
+
 describe("weft's diagnostics", () => {
+  it('warn once, and keep the warn level, when OTEL_LOG_LEVEL names no level (OTel\'s convention)', () => {
+    process.env.OTEL_LOG_LEVEL = 'loud';
+    const logger = recordingLogger();
+    handle = register({ instrumentations: [], flushOnExit: false, logger });
+    expect(logger.lines).toEqual([expect.stringContaining('ignoring OTEL_LOG_LEVEL="loud" (expected one of none, error, warn')]);
+  });
+
   it('follow OTEL_LOG_LEVEL when WEFT_LOG_LEVEL is set but empty', () => {
     process.env.WEFT_LOG_LEVEL = '';
     process.env.OTEL_LOG_LEVEL = 'none';
