@@ -25,10 +25,32 @@ async function dev(argv: string[]): Promise<number> {
   return 0;
 }
 
+const JOBS_USAGE = `Usage: weft jobs <subcommand> [options]
+
+Subcommands:
+  watch <job-id>   follow a training job's events until it ends
+
+Run "weft jobs watch --help" for its options.
+`;
+
+const HELP = new Set(['-h', '--help', 'help']);
+
+/**
+ * Prints `usage` when it was asked for (exit code 0) or when no (sub)command was given (2, as for a mistake);
+ * returns undefined for anything else.
+ */
+function printUsageIfAsked(arg: string | undefined, usage: string): number | undefined {
+  if (arg !== undefined && !HELP.has(arg)) return undefined;
+  process.stdout.write(usage);
+  return arg === undefined ? 2 : 0;
+}
+
 async function jobs(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
+  const usage = printUsageIfAsked(sub, JOBS_USAGE);
+  if (usage !== undefined) return usage;
   if (sub !== 'watch') {
-    process.stderr.write(`weft jobs: unknown subcommand "${sub ?? ''}"; try "weft jobs watch <job-id>".\n`);
+    process.stderr.write(`weft jobs: unknown subcommand "${sub}".\n\n${JOBS_USAGE}`);
     return 2;
   }
   const { runJobsWatch } = await import('./jobs-watch.js');
@@ -38,17 +60,13 @@ async function jobs(argv: string[]): Promise<number> {
 /** The `weft` command: dispatches to a subcommand and sets the exit code. */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  const usage = printUsageIfAsked(command, USAGE);
+  if (usage !== undefined) return usage;
   switch (command) {
     case 'dev':
       return dev(rest);
     case 'jobs':
       return jobs(rest);
-    case undefined:
-    case '-h':
-    case '--help':
-    case 'help':
-      process.stdout.write(USAGE);
-      return command === undefined ? 2 : 0;
     default:
       process.stderr.write(`weft: unknown command "${command}".\n\n${USAGE}`);
       return 2;

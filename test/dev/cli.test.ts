@@ -75,6 +75,23 @@ describe('the weft command', () => {
     expect(result.stdout).toContain('Usage: weft dev [--port N] [--host H] [--data FILE]');
   });
 
+  it('prints the jobs subcommands for jobs --help and -h, and exits 0', async () => {
+    for (const flag of ['--help', '-h']) {
+      const result = await runNode([CLI, 'jobs', flag]);
+      expect(result.code, flag).toBe(0);
+      expect(result.stdout, flag).toContain('Usage: weft jobs <subcommand> [options]');
+      expect(result.stdout, flag).toContain("watch <job-id>   follow a training job's events until it ends");
+      expect(result.stderr, flag).toBe('');
+    }
+  });
+
+  it('names an unknown jobs subcommand, lists the others, and exits 2', async () => {
+    const result = await runNode([CLI, 'jobs', 'launch']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown subcommand "launch"');
+    expect(result.stderr).toContain('watch <job-id>');
+  });
+
   it('names an unknown command and exits 2', async () => {
     const result = await runNode([CLI, 'launch']);
     expect(result.code).toBe(2);
