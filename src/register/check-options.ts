@@ -1,5 +1,6 @@
 import { kindOf, WeftConfigError } from '../config/index.js';
 import type { RegisterOptions } from './options.js';
+import { resolveFlushOnExit } from './pipeline-flushing.js';
 
 function refuse(option: string, expected: string, value: unknown, envVar?: string): never {
   const where = envVar ? `option \`${option}\` (env ${envVar})` : `option \`${option}\``;
@@ -47,7 +48,7 @@ export function checkRegisterOptions(options: unknown): RegisterOptions {
     }
   }
   if (global !== undefined && typeof global !== 'boolean') refuse('global', 'true or false', global);
-  if (flushOnExit !== undefined && typeof flushOnExit !== 'boolean') refuse('flushOnExit', 'true or false', flushOnExit);
+  resolveFlushOnExit(flushOnExit);
   if (logger !== undefined && logger !== false) {
     const methods = logger as Record<string, unknown> | null;
     if (typeof methods !== 'object' || methods === null || LOGGER_METHODS.some((m) => typeof methods[m] !== 'function')) {

@@ -1,3 +1,5 @@
+import { endUnfinished } from '../tracing/unfinished.js';
+
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 /** Most flushes weft starts from `beforeExit` events in one process. */
@@ -22,13 +24,51 @@ function appListens(signal: NodeJS.Signals): boolean {
   return process.listenerCount(signal) - 1 - signalExitListeners() > 0;
 }
 
+/** What one export pipeline does as the process ends; see {@link installExitHooks}. */
+export interface ExitFlush {
+  /**
+   * Flushes, bounded by the flush timeout; resolves `false` when it gave up, having let go of the requests it waited
+   * for (their sockets and retry timers no longer hold the process).
+   */
+  flush(): Promise<boolean>;
+  /** Whether spans ended, or wait to be sent, since the last flush. */
+  hasNewSpans(): boolean;
+  /** Says that a flush gave up. */
+  onGiveUp(): void;
+  /**
+   * Runs, synchronously, once, as the process is certainly ending: sends what is left (see last-send.ts), unless
+   * it cannot do so safely or is told to `hurry` (a second signal came during the flush), and counts the rest as
+   * dropped. Nothing can be sent after it.
+   */
+  onEnd(hurry: boolean): void;
+}
+
+/** A pipeline whose exit is hooked, with where its flush and its end stand. */
+interface Hooked {
+  readonly exit: ExitFlush;
+  flushing: Promise<boolean> | undefined;
+  ended: boolean;
+}
+
+/** The process listeners weft installed, shared by every pipeline hooked while they are. */
+interface ProcessHooks {
+  readonly hooked: Set<Hooked>;
+  remove(): void;
+}
+
+// One set of listeners per process, shared by register() and every weftSpanProcessor(), and by the ESM and CommonJS
+// copies of weft when both are loaded: two sets would each take the other's signal listener for the app's, and
+// neither would raise the signal again.
+const HOOKS_KEY = Symbol.for('weft.register.exit-hooks');
+const holder = globalThis as { [HOOKS_KEY]?: ProcessHooks };
+
 /**
- * Flushes spans when the process is about to end, without changing how it ends. `flush` is bounded by the flush
- * timeout and resolves `false` when it gave up: it has then let go of the requests it waited for (their sockets and
- * retry timers no longer hold the process), and `onGiveUp` says so.
- * - `beforeExit` (the event loop ran dry): flush if spans ended since the last flush, at most a few times per
- *   process. If it gave up, the process ends as it was about to, with its exit code, at once unless the app has its
- *   own `beforeExit` work, which is never cut off.
+ * Flushes the pipeline's spans when the process is about to end, without changing how it ends. Every pipeline
+ * hooked shares one set of process listeners, which act for all of them at once: flushes run side by side, the
+ * signal is raised again once all are done.
+ * - `beforeExit` (the event loop ran dry): flush those where spans ended since the last flush, at most a few times
+ *   per process. If one gave up, the process ends as it was about to, with its exit code, at once unless the app
+ *   has its own `beforeExit` work, which is never cut off.
  * - SIGTERM / SIGINT: flush, then, unless the app listens to the signal itself, raise it again so the process
  *   ends by the signal exactly as it would have without weft (a `signal-exit` listener does not count as the
  *   app's: it ends the process too once it is the only listener). A second signal during the flush ends it at once.
@@ -36,71 +76,81 @@ function appListens(signal: NodeJS.Signals): boolean {
  * - An uncaught exception (or unhandled rejection) with no `uncaughtException` listener of the app's: the process
  *   dies as soon as the `uncaughtExceptionMonitor` listeners have run, so weft's, a monitor that changes nothing of
  *   how it ends (Node prints the app's error and exits 1 as without weft, other monitors run once), ends the calls
- *   still running and sends synchronously (`onEnd`). With a listener of the app's, weft only flushes alongside.
+ *   still running and sends synchronously ({@link ExitFlush.onEnd}). With a listener of the app's, weft only
+ *   flushes alongside.
  * - `process.exit()` called by the app, or the end after the `beforeExit` flush: nothing asynchronous runs after the
- *   `exit` event, so the calls still running are ended and what is left is sent synchronously (`onEnd`).
+ *   `exit` event, so the calls still running are ended and what is left is sent synchronously.
  *
- * `onEnd` runs, synchronously, once, as the process is certainly ending: at its `exit` event, at an uncaught
- * exception that ends it, and just before weft raises a signal again (a process killed by a signal has no `exit`
- * event). It sends what is left in a child process it waits for (see last-send.ts), unless it cannot do so safely or
- * is told to `hurry` (a second signal came during the flush), and counts the rest as dropped. Nothing can be sent
- * after it.
+ * `onEnd` runs at the `exit` event, at an uncaught exception that ends the process, and just before weft raises a
+ * signal again (a process killed by a signal has no `exit` event).
  *
- * `endUnfinished` runs before the flush on the paths where weft ends the process, or where it would end anyway
- * with nothing left to run (a signal or an uncaught exception the app does not handle, `beforeExit` with no
- * `beforeExit` work of the app's), and at the `exit` event: the calls still traced then have their spans ended, and
- * sent with the rest.
+ * The calls still traced (see tracing/unfinished.ts) have their spans ended, to be sent with the rest, before the
+ * flush on the paths where weft ends the process, or where it would end anyway with nothing left to run (a signal
+ * or an uncaught exception the app does not handle, `beforeExit` with no `beforeExit` work of the app's), and at the
+ * `exit` event.
  *
- * @returns a function that removes the hooks.
+ * @returns a function that unhooks the pipeline, and removes the listeners with the last one.
  */
-export function installExitHooks(
-  flush: () => Promise<boolean>,
-  hasNewSpans: () => boolean,
-  onGiveUp: () => void,
-  onEnd: (hurry: boolean) => void,
-  endUnfinished: (why: string) => void,
-): () => void {
-  let flushing: Promise<boolean> | undefined;
-  // Once per process: Node emits `exit` after a crash's monitors too, where weft has already ended.
-  let ended = false;
+export function installExitHooks(exit: ExitFlush): () => void {
+  holder[HOOKS_KEY] ??= listen();
+  const hooks = holder[HOOKS_KEY];
+  const entry: Hooked = { exit, flushing: undefined, ended: false };
+  hooks.hooked.add(entry);
+  return () => {
+    if (!hooks.hooked.delete(entry) || hooks.hooked.size > 0) return;
+    hooks.remove();
+    if (holder[HOOKS_KEY] === hooks) delete holder[HOOKS_KEY];
+  };
+}
+
+/** Installs the process listeners, which act for every pipeline in `hooked` when the event comes. */
+function listen(): ProcessHooks {
+  const hooked = new Set<Hooked>();
+  const anyFlushing = () => [...hooked].some((entry) => entry.flushing !== undefined);
+  // Once per pipeline: Node emits `exit` after a crash's monitors too, where weft has already ended.
   const end = (hurry: boolean) => {
-    if (ended) return;
-    ended = true;
-    onEnd(hurry);
+    for (const entry of hooked) {
+      if (entry.ended) continue;
+      entry.ended = true;
+      entry.exit.onEnd(hurry);
+    }
   };
   // Every path flushes through here and hears of a give-up: an app that handles the signal or the error itself
   // then ends when its own work is done, not when weft's requests and retries are.
-  const flushOnce = (): Promise<boolean> => {
-    flushing ??= flush()
+  const flushOnce = (entry: Hooked): Promise<boolean> => {
+    entry.flushing ??= entry.exit
+      .flush()
       .then((finished) => {
-        if (!finished) onGiveUp();
+        if (!finished) entry.exit.onGiveUp();
         return finished;
       })
       .finally(() => {
-        flushing = undefined;
+        entry.flushing = undefined;
       });
-    return flushing;
+    return entry.flushing;
   };
+  const flush = (entries: Iterable<Hooked>) => Promise.all([...entries].map(flushOnce));
 
   // An app whose own `beforeExit` handler ends a span would otherwise get a flush, then another `beforeExit`, then
   // another span, forever: without weft it would have exited after the first. A few rounds send what those
   // handlers record, then the process ends as it was about to.
   let exitFlushes = 0;
   const onBeforeExit = () => {
-    if (flushing || exitFlushes >= MAX_EXIT_FLUSHES) return;
+    if (anyFlushing() || exitFlushes >= MAX_EXIT_FLUSHES) return;
     // Counted now, while the app's listeners are all there: a `once` listener is gone by the time the flush ends.
     const appListens = process.listenerCount('beforeExit') > 1;
     // Nothing is left to run that could finish a call still traced: unless the app's own `beforeExit` work may.
     if (!appListens) endUnfinished('the process had nothing left to run');
-    if (!hasNewSpans()) return;
+    const due = [...hooked].filter((entry) => entry.exit.hasNewSpans());
+    if (due.length === 0) return;
     exitFlushes += 1;
     // Past the timeout weft has let go of the hanging requests. The loop was empty when `beforeExit` came, so only
     // `beforeExit` listeners can have started work since: when weft's is the only one, the process ends now, with
     // its exit code, as it was about to (nothing of weft's would hold it, but a new `beforeExit` would come
     // first). When the app listens too, its work may still be running: weft never cuts it off, and the process
     // ends once that is done.
-    void flushOnce().then((finished) => {
-      if (!finished && !appListens) process.exit();
+    void flush(due).then((finished) => {
+      if (finished.includes(false) && !appListens) process.exit();
     });
   };
 
@@ -108,7 +158,7 @@ export function installExitHooks(
   for (const signal of SIGNALS) {
     const handler = () => {
       if (appListens(signal)) {
-        void flushOnce();
+        void flush(hooked);
         return;
       }
       // Nobody but weft (and signal-exit, which steps aside while any other listener exists) keeps the process
@@ -120,9 +170,9 @@ export function installExitHooks(
         process.kill(process.pid, signal);
       };
       // A second signal during the flush asks for the end now: nothing more is sent.
-      if (flushing) return reraise(true);
+      if (anyFlushing()) return reraise(true);
       endUnfinished(`the process received ${signal}`);
-      void flushOnce().then(() => reraise(false));
+      void flush(hooked).then(() => reraise(false));
     };
     signalHandlers.set(signal, handler);
     process.prependListener(signal, handler);
@@ -133,7 +183,7 @@ export function installExitHooks(
   // reporters' monitors called twice).
   const onCrash = (_error: unknown, origin: string) => {
     if (process.listenerCount('uncaughtException') > 0 || process.hasUncaughtExceptionCaptureCallback()) {
-      void flushOnce();
+      void flush(hooked);
       return;
     }
     // The process dies once the monitors have run: nothing asynchronous will.
@@ -146,7 +196,7 @@ export function installExitHooks(
   };
   // Whether the app handles an event is asked as it comes: weft's `beforeExit` listener goes first, since a `once`
   // listener that ran before it would no longer be counted. (One the app prepends with `prependOnceListener` after
-  // register() still runs first, and is not counted.) Its monitor is not prepended: the `uncaughtException` listeners,
+  // weft still runs first, and is not counted.) Its monitor is not prepended: the `uncaughtException` listeners,
   // once ones included, are all still there while monitors run, and a crash reporter's added first runs first.
   process.on('uncaughtExceptionMonitor', onCrash);
   process.prependListener('beforeExit', onBeforeExit);
@@ -154,10 +204,13 @@ export function installExitHooks(
   // or ends the process then and there with a `process.exit()` of its own.
   process.prependListener('exit', onExit);
 
-  return () => {
-    process.removeListener('exit', onExit);
-    process.removeListener('beforeExit', onBeforeExit);
-    process.removeListener('uncaughtExceptionMonitor', onCrash);
-    for (const [signal, handler] of signalHandlers) process.removeListener(signal, handler);
+  return {
+    hooked,
+    remove() {
+      process.removeListener('exit', onExit);
+      process.removeListener('beforeExit', onBeforeExit);
+      process.removeListener('uncaughtExceptionMonitor', onCrash);
+      for (const [signal, handler] of signalHandlers) process.removeListener(signal, handler);
+    },
   };
 }

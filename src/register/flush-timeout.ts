@@ -1,7 +1,6 @@
 import { kindOf, WeftConfigError } from '../config/index.js';
 import { reportOnce } from '../diagnostics.js';
-import { settleWithin } from './settle-within.js';
-import type { ExportPipeline, WeftSpanProcessor } from './span-processor.js';
+import type { ExportPipeline } from './span-processor.js';
 
 /** The default of `exitFlushTimeoutMillis`: the longest wait of a flush, in ms. */
 export const DEFAULT_FLUSH_TIMEOUT_MILLIS = 3000;
@@ -46,36 +45,4 @@ export function gaveUpShuttingDown(pipeline: ExportPipeline, flushTimeout: numbe
     'shutdown-timeout',
     `gave up sending spans to ${pipeline.endpoint} at shutdown after ${flushTimeout} ms; ${pipeline.stats.spansDropped - dropped} span(s) were not sent and are dropped.${pipeline.hint}`,
   );
-}
-
-/**
- * The pipeline as a span processor whose `forceFlush()` and `shutdown()` wait at most `flushTimeout`, as
- * `register()`'s handle does: past it, a flush keeps the spans not sent for the next attempt and a shutdown counts
- * them as dropped, and either lets go of its requests, so that a service that hangs or is down does not hold the
- * app's own provider (NodeSDK's `shutdown()`, say). Neither rejects. `register()` bounds its whole provider instead.
- */
-export function withFlushTimeout(pipeline: ExportPipeline, flushTimeout: number): WeftSpanProcessor {
-  let stopping: Promise<void> | undefined;
-  return {
-    stats: pipeline.stats,
-    endpoint: pipeline.endpoint,
-    project: pipeline.project,
-    hint: pipeline.hint,
-    onStart: (span, parent) => pipeline.onStart(span, parent),
-    onEnd: (span) => pipeline.onEnd(span),
-    forceFlush: async () => {
-      const finished = await settleWithin(pipeline.forceFlush(), flushTimeout, reportFailure('flush'));
-      if (finished) return;
-      // Its requests no longer hold the process; their spans, if they fail, wait for the next attempt.
-      pipeline.releaseConnections();
-      reportFlushGivenUp(pipeline, flushTimeout);
-    },
-    shutdown: () => {
-      stopping ??= (async () => {
-        const finished = await settleWithin(pipeline.shutdown(), flushTimeout, reportFailure('shutdown'));
-        if (!finished) gaveUpShuttingDown(pipeline, flushTimeout);
-      })();
-      return stopping;
-    },
-  };
 }

@@ -32,11 +32,17 @@ export interface ExportOptions extends ConnectionOptions {
   /** Compress export bodies with gzip. Default false, until the trace service is known to accept it. */
   compression?: 'gzip' | 'none' | undefined;
   /**
-   * Longest wait of a flush, in ms: of `forceFlush()` and `shutdown()`, and with `register()` at exit. A positive
-   * integer. Default 3000. Past it weft stops waiting and lets go of its requests: `forceFlush()` keeps the spans not
-   * sent for the next attempt, `shutdown()` and the end of the process count them as dropped.
+   * Longest wait of a flush, in ms: of `forceFlush()` and `shutdown()`, and at exit. A positive integer. Default 3000.
+   * Past it weft stops waiting and lets go of its requests: `forceFlush()` keeps the spans not sent for the next
+   * attempt, `shutdown()` and the end of the process count them as dropped.
    */
   exitFlushTimeoutMillis?: number | undefined;
+  /**
+   * Flush at normal exit (`beforeExit`), at `process.exit()`, on SIGTERM/SIGINT, and before an uncaught exception
+   * ends the process, until `shutdown()`. Default true. Exit codes and signals are unchanged. With false, weft hooks
+   * none of it: spans not flushed by then are lost.
+   */
+  flushOnExit?: boolean | undefined;
 }
 
 /**
@@ -62,11 +68,6 @@ export interface RegisterOptions extends ExportOptions {
    * `handle.tracerProvider.getTracer()` yourself; instrumentations still use this provider.
    */
   global?: boolean | undefined;
-  /**
-   * Flush at normal exit (`beforeExit`), on SIGTERM/SIGINT, and before an uncaught exception ends the process.
-   * Default true. Exit codes and signals are unchanged.
-   */
-  flushOnExit?: boolean | undefined;
   /**
    * Where weft and OTel report problems (OTel's diagnostic logger), at the level of `WEFT_LOG_LEVEL`, else
    * `OTEL_LOG_LEVEL`, else warn. Default: the console. Pass `false` to keep a logger you set with `diag.setLogger`.

@@ -26,9 +26,8 @@ import { reportIgnoredLogLevel, reportOnce, warn } from '../diagnostics.js';
 import { readLogLevel } from '../log-level.js';
 import { rememberSecret } from '../secrets.js';
 import { createExportStats, type ExportStats } from './export-stats.js';
-import { installExitHooks } from './exit-hooks.js';
-import { settleWithin } from './settle-within.js';
-import { gaveUpShuttingDown, reportFailure, reportFlushGivenUp, resolveFlushTimeout, unsentSpans } from './flush-timeout.js';
+import { reportFailure, resolveFlushTimeout } from './flush-timeout.js';
+import { pipelineFlushing } from './pipeline-flushing.js';
 import type { RegisterOptions } from './options.js';
 import { buildResource } from './resource.js';
 import { checkRegisterOptions } from './check-options.js';
@@ -242,57 +241,11 @@ export function register(given?: RegisterOptions): WeftHandle {
     if (shared && !listed.includes(shared)) shared.disable();
   };
 
-  let lastFlushedAt = -1;
-  // Every flush, explicit or at exit, waits at most the flush timeout. Past it, weft lets go of the requests it
-  // waited for: their sockets and retry timers no longer hold the process, and their spans, if they fail, wait
-  // for the next attempt (or are counted as dropped when the process ends).
-  // At exit, spans kept for a retry get an attempt even from a service known to hang: they cannot wait for later.
-  const flushWithin = async (atExit: boolean): Promise<boolean> => {
-    lastFlushedAt = exporting.stats.spansEnded;
-    const mark = exporting.failureMark();
-    const flushing = atExit ? provider.forceFlush().then(() => exporting.lastAttempt(mark)) : provider.forceFlush();
-    const finished = await settleWithin(flushing, flushTimeout, reportFailure('flush'));
-    if (!finished) exporting.releaseConnections();
-    return finished;
-  };
-  const forceFlush = async () => {
-    if (!(await flushWithin(false))) reportFlushGivenUp(exporting, flushTimeout);
-  };
-  // Spans still waiting for a retry after the last attempt at exit (the service asked to wait longer, or failed
-  // again) end with the process: say how many, once. They are counted as dropped when it does end.
-  const exitFlush = async () => {
-    const finished = await flushWithin(true);
-    const waiting = exporting.waitingSpans();
-    if (finished && waiting > 0) {
-      reportOnce(
-        'exit-waiting',
-        `${waiting} span(s) waiting for a retry could not be sent to ${exporting.endpoint} before exit and are dropped if the process ends now.`,
-      );
-    }
-    return finished;
-  };
-  const hasNewSpans = () => exporting.stats.spansEnded !== lastFlushedAt || exporting.hasWork();
-  const giveUp = () => {
-    reportOnce(
-      'exit-timeout',
-      `gave up sending spans to ${exporting.endpoint} at exit after ${flushTimeout} ms; ${unsentSpans(exporting)} span(s) were not sent.${exporting.hint}`,
-    );
-  };
-  // When the process ends, every span not yet exported (queued, held for a retry, in flight) is sent synchronously,
-  // waiting at most the flush timeout, unless the service is known to hang (weft gave up on it, and it has answered
-  // nothing since) or asked to wait; what is not sent is counted as dropped, before an app's `exit` listener reads
-  // the count.
-  const endExport = (hurry: boolean) => {
-    try {
-      // A process may not be allowed to start another (Node's permission model): the spans are then dropped, counted.
-      if (!hurry) exporting.lastSend(flushTimeout);
-    } catch (error) {
-      reportFailure('last send')(error);
-    }
-    exporting.dropUnsent();
-  };
-  const removeExitHooks =
-    options.flushOnExit === false ? () => {} : installExitHooks(exitFlush, hasNewSpans, giveUp, endExport, endUnfinished);
+  const flushing = pipelineFlushing(exporting, {
+    flushTimeout,
+    flushOnExit: options.flushOnExit ?? true,
+    flushSpans: () => provider.forceFlush(),
+  });
 
   let stopping: Promise<void> | undefined;
   const handle: WeftHandle = {
@@ -305,7 +258,7 @@ export function register(given?: RegisterOptions): WeftHandle {
       return exporting.stats.spansDropped;
     },
     instrumentations,
-    forceFlush: () => safely('flush', forceFlush),
+    forceFlush: () => safely('flush', flushing.forceFlush),
     disableInstrumentations,
     shutdown() {
       stopping ??= safely('shutdown', async () => {
@@ -313,13 +266,8 @@ export function register(given?: RegisterOptions): WeftHandle {
         endUnfinished('weft was shut down');
         disableInstrumentations();
         try {
-          // Bounded as a flush is: past the timeout, what is not sent is counted as dropped and the connections
-          // are closed, so that a service that is down or hanging does not hold the app's own shutdown.
-          const finished = await settleWithin(provider.shutdown(), flushTimeout, reportFailure('shutdown'));
-          if (!finished) gaveUpShuttingDown(exporting, flushTimeout);
+          await flushing.shutdown(() => provider.shutdown());
         } finally {
-          // Only now: an app that exits while its shutdown() is under way (not awaited) still has what is left sent.
-          removeExitHooks();
           if (isGlobal) {
             trace.disable();
             setGlobalWeftContextManager(undefined);

@@ -12,7 +12,8 @@ import type { BatchOptions, ExportOptions } from './options.js';
 import { encodeTraceExport } from '../otlp/encode.js';
 import { cannotSendSynchronously, type LastSendTarget, sendSynchronously } from './last-send.js';
 import { createOtlpExporter, readExportResponse } from './otlp-exporter.js';
-import { resolveFlushTimeout, withFlushTimeout } from './flush-timeout.js';
+import { resolveFlushTimeout } from './flush-timeout.js';
+import { pipelineFlushing, resolveFlushOnExit } from './pipeline-flushing.js';
 import { ResilientExporter } from './resilient-exporter.js';
 
 /** The path of the trace service's OTLP ingestion, below its base URL. */
@@ -121,6 +122,10 @@ function exportHeaders(connection: Connection, extra: Record<string, string> = {
  * Its `forceFlush()` and `shutdown()` wait at most `exitFlushTimeoutMillis` (3 s), as `register()`'s handle does:
  * past it, a flush keeps the spans not sent for the next attempt, a shutdown counts them as dropped. Neither rejects.
  *
+ * It flushes at exit as `register()` does, whether or not the app shuts its provider down: from its creation until
+ * its `shutdown()`, at normal exit, at `process.exit()`, on SIGTERM/SIGINT and before an uncaught exception ends the
+ * process, which ends as it would have without weft. `flushOnExit: false` hooks none of it.
+ *
  * Project routing also needs the resource attributes `wandb.entity` and `wandb.project`; `register()` sets them,
  * and {@link weftResourceAttributes} gives them for your own resource.
  *
@@ -130,10 +135,22 @@ function exportHeaders(connection: Connection, extra: Record<string, string> = {
 export function weftSpanProcessor(options: ExportOptions = {}): WeftSpanProcessor {
   checkLogLevel();
   const flushTimeout = resolveFlushTimeout(options.exitFlushTimeoutMillis);
-  return withFlushTimeout(exportPipeline(resolveConnection(options), options), flushTimeout);
+  const flushOnExit = resolveFlushOnExit(options.flushOnExit);
+  const pipeline = exportPipeline(resolveConnection(options), options);
+  const flushing = pipelineFlushing(pipeline, { flushTimeout, flushOnExit, flushSpans: () => pipeline.forceFlush() });
+  return {
+    stats: pipeline.stats,
+    endpoint: pipeline.endpoint,
+    project: pipeline.project,
+    hint: pipeline.hint,
+    onStart: (span, parent) => pipeline.onStart(span, parent),
+    onEnd: (span) => pipeline.onEnd(span),
+    forceFlush: () => flushing.forceFlush(),
+    shutdown: () => flushing.shutdown(() => pipeline.shutdown()),
+  };
 }
 
-/** The export pipeline as `register()` uses it. */
+/** The export pipeline, with what the flushes of `register()` and `weftSpanProcessor()` need of it. */
 export interface ExportPipeline extends WeftSpanProcessor {
   /** Stops open export requests from keeping the process alive (weft gave up waiting for them at exit). */
   releaseConnections(): void;
@@ -166,7 +183,8 @@ export interface ExportPipeline extends WeftSpanProcessor {
 
 /**
  * {@link weftSpanProcessor} for a connection already resolved (register() resolves it once for everything), with
- * no flush timeout of its own: register() bounds the flushes of its whole provider.
+ * no flush timeout or exit hooks of its own: {@link pipelineFlushing} adds them, around the pipeline alone or, for
+ * register(), its whole provider.
  */
 export function exportPipeline(connection: Connection, options: ExportOptions): ExportPipeline {
   const batch = resolveBatch(options.batch);

@@ -89,8 +89,9 @@ describe('weftSpanProcessor({ exitFlushTimeoutMillis })', () => {
     expect(error.message).toContain('must be a positive integer');
   });
 
-  it('is the same processor type as before', () => {
+  it('is the same processor type as before', async () => {
     const processor: WeftSpanProcessor = weftSpanProcessor({ project: 'acme/own-provider', exitFlushTimeoutMillis: 1000 });
     expect(processor.project).toBe('acme/own-provider');
+    await processor.shutdown();
   });
 });

@@ -52,6 +52,7 @@ register({
   batch: { maxQueueSize: count, maxExportBatchSize: count, scheduledDelayMillis: count, exportTimeoutMillis: count, maxRetrySpans: count },
 });
 weftSpanProcessor({ apiKey: text, project: text, baseUrl: text, headers: undefined, batch: undefined, compression: undefined });
+weftSpanProcessor({ exitFlushTimeoutMillis: count, flushOnExit: flag });
 
 const client = new Client({
   apiKey: text,
