@@ -32,8 +32,8 @@ export function reportOnce(kind: string, text: string): void {
 /**
  * Logs a warning through weft's component logger. While nobody has given OTel's `diag` a logger (an app that uses
  * only the Client, or weft before `register()`), `diag` would drop it: it is then a Node process warning instead
- * (stderr, `(node:PID) [WEFT] Warning: weft: ...`, unless the app runs with `--no-warnings` or listens for
- * `warning`), at the level of `WEFT_LOG_LEVEL` / `OTEL_LOG_LEVEL`. One or the other, never both.
+ * (stderr, `(node:PID) [WEFT] Warning: weft: ...`, unless the app runs with `--no-warnings` or
+ * `--disable-warning=WEFT`), at the level of `WEFT_LOG_LEVEL` / `OTEL_LOG_LEVEL`. One or the other, never both.
  */
 export function warn(text: string): void {
   const message = scrubSecrets(text);
@@ -41,16 +41,19 @@ export function warn(text: string): void {
     logger.warn(message);
     return;
   }
-  if (levelWithoutLogger() < DiagLogLevel.WARN) return;
+  if (logLevelOrWarn() < DiagLogLevel.WARN) return;
   try {
-    process.emitWarning(`weft: ${message}`, { code: 'WEFT' });
+    // Emitted now, not as `process.emitWarning()` does, on a later tick: the warnings that matter most come as the
+    // process ends (spans dropped at exit, at a signal, at a crash), where no later tick comes. Node's own listener
+    // prints it, unless `--no-warnings` left it out or `--disable-warning=WEFT` names it, as for any warning.
+    process.emit('warning', Object.assign(new Error(`weft: ${message}`), { name: 'Warning', code: 'WEFT' }));
   } catch {
     // Nothing of weft's may break the app, its diagnostics least of all.
   }
 }
 
-/** The level from the environment; a bad WEFT_LOG_LEVEL was refused where weft was set up, so warn stands in here. */
-function levelWithoutLogger(): DiagLogLevel {
+/** The level from the environment, or warn for a bad WEFT_LOG_LEVEL (refused where weft is set up, not here). */
+export function logLevelOrWarn(): DiagLogLevel {
   try {
     return readLogLevel().level;
   } catch {

@@ -16,12 +16,16 @@ function signalExitListeners(): number {
   return (typeof v4 === 'number' ? v4 : 0) + (typeof v3 === 'number' ? v3 : 0);
 }
 
+// Marks weft's signal listeners, whichever copy or version of weft installed them: none is taken for the app's.
+const WEFT_LISTENER = Symbol.for('weft.exit-hooks.listener');
+
 /**
  * Whether the app handles `signal` itself: a listener other than weft's and signal-exit's. Asked when the signal
  * arrives, not when weft is registered, since apps usually add their handlers after `register()`.
  */
 function appListens(signal: NodeJS.Signals): boolean {
-  return process.listenerCount(signal) - 1 - signalExitListeners() > 0;
+  const weftListeners = process.listeners(signal).filter((listener) => WEFT_LISTENER in listener).length;
+  return process.listenerCount(signal) - weftListeners - signalExitListeners() > 0;
 }
 
 /** What one export pipeline does as the process ends; see {@link installExitHooks}. */
@@ -38,9 +42,10 @@ export interface ExitFlush {
   /**
    * Runs, synchronously, once, as the process is certainly ending: sends what is left (see last-send.ts), unless
    * it cannot do so safely or is told to `hurry` (a second signal came during the flush), and counts the rest as
-   * dropped. Nothing can be sent after it.
+   * dropped. Nothing can be sent after it. `endingSince` (`performance.now()`) is when the end began: the sends
+   * of every pipeline, one after the other, share one flush timeout from then, not one each.
    */
-  onEnd(hurry: boolean): void;
+  onEnd(hurry: boolean, endingSince: number): void;
 }
 
 /** A pipeline whose exit is hooked, with where its flush and its end stand. */
@@ -50,17 +55,23 @@ interface Hooked {
   ended: boolean;
 }
 
-/** The process listeners weft installed, shared by every pipeline hooked while they are. */
+/**
+ * The process listeners weft installed, shared by every pipeline hooked while they are. Held weakly: a processor the
+ * app let go of without `shutdown()` (one per request, per test) is not kept for the life of the process.
+ */
 interface ProcessHooks {
-  readonly hooked: Set<Hooked>;
+  readonly hooked: Set<WeakRef<Hooked>>;
   remove(): void;
 }
 
 // One set of listeners per process, shared by register() and every weftSpanProcessor(), and by the ESM and CommonJS
 // copies of weft when both are loaded: two sets would each take the other's signal listener for the app's, and
-// neither would raise the signal again.
-const HOOKS_KEY = Symbol.for('weft.register.exit-hooks');
+// neither would raise the signal again. The key names the shape of `ProcessHooks` and `ExitFlush`: a copy of weft
+// that changes either takes another key.
+const HOOKS_KEY = Symbol.for('weft.exit-hooks.v1');
 const holder = globalThis as { [HOOKS_KEY]?: ProcessHooks };
+// Unhooks a pipeline whose processor was garbage-collected unshut.
+const forgotten = new FinalizationRegistry<() => void>((unhook) => unhook());
 
 /**
  * Flushes the pipeline's spans when the process is about to end, without changing how it ends. Every pipeline
@@ -95,24 +106,42 @@ export function installExitHooks(exit: ExitFlush): () => void {
   holder[HOOKS_KEY] ??= listen();
   const hooks = holder[HOOKS_KEY];
   const entry: Hooked = { exit, flushing: undefined, ended: false };
-  hooks.hooked.add(entry);
-  return () => {
-    if (!hooks.hooked.delete(entry) || hooks.hooked.size > 0) return;
+  const ref = new WeakRef(entry);
+  hooks.hooked.add(ref);
+  const unhook = () => {
+    if (!hooks.hooked.delete(ref) || hooks.hooked.size > 0) return;
     hooks.remove();
     if (holder[HOOKS_KEY] === hooks) delete holder[HOOKS_KEY];
   };
+  forgotten.register(entry, unhook, ref);
+  const unhookPipeline = () => {
+    forgotten.unregister(ref);
+    unhook();
+  };
+  // `hooked` holds the entry weakly: the pipeline holds this function, and through it the entry, as long as it lives.
+  return Object.assign(unhookPipeline, { entry });
 }
 
 /** Installs the process listeners, which act for every pipeline in `hooked` when the event comes. */
 function listen(): ProcessHooks {
-  const hooked = new Set<Hooked>();
-  const anyFlushing = () => [...hooked].some((entry) => entry.flushing !== undefined);
+  const hooked = new Set<WeakRef<Hooked>>();
+  /** The pipelines hooked and still alive. */
+  const live = (): Hooked[] => {
+    const entries: Hooked[] = [];
+    for (const ref of hooked) {
+      const entry = ref.deref();
+      if (entry) entries.push(entry);
+    }
+    return entries;
+  };
+  const anyFlushing = () => live().some((entry) => entry.flushing !== undefined);
   // Once per pipeline: Node emits `exit` after a crash's monitors too, where weft has already ended.
   const end = (hurry: boolean) => {
-    for (const entry of hooked) {
+    const endingSince = performance.now();
+    for (const entry of live()) {
       if (entry.ended) continue;
       entry.ended = true;
-      entry.exit.onEnd(hurry);
+      entry.exit.onEnd(hurry, endingSince);
     }
   };
   // Every path flushes through here and hears of a give-up: an app that handles the signal or the error itself
@@ -141,7 +170,7 @@ function listen(): ProcessHooks {
     const appListens = process.listenerCount('beforeExit') > 1;
     // Nothing is left to run that could finish a call still traced: unless the app's own `beforeExit` work may.
     if (!appListens) endUnfinished('the process had nothing left to run');
-    const due = [...hooked].filter((entry) => entry.exit.hasNewSpans());
+    const due = live().filter((entry) => entry.exit.hasNewSpans());
     if (due.length === 0) return;
     exitFlushes += 1;
     // Past the timeout weft has let go of the hanging requests. The loop was empty when `beforeExit` came, so only
@@ -158,7 +187,7 @@ function listen(): ProcessHooks {
   for (const signal of SIGNALS) {
     const handler = () => {
       if (appListens(signal)) {
-        void flush(hooked);
+        void flush(live());
         return;
       }
       // Nobody but weft (and signal-exit, which steps aside while any other listener exists) keeps the process
@@ -172,8 +201,9 @@ function listen(): ProcessHooks {
       // A second signal during the flush asks for the end now: nothing more is sent.
       if (anyFlushing()) return reraise(true);
       endUnfinished(`the process received ${signal}`);
-      void flush(hooked).then(() => reraise(false));
+      void flush(live()).then(() => reraise(false));
     };
+    Object.defineProperty(handler, WEFT_LISTENER, { value: true });
     signalHandlers.set(signal, handler);
     process.prependListener(signal, handler);
   }
@@ -183,7 +213,7 @@ function listen(): ProcessHooks {
   // reporters' monitors called twice).
   const onCrash = (_error: unknown, origin: string) => {
     if (process.listenerCount('uncaughtException') > 0 || process.hasUncaughtExceptionCaptureCallback()) {
-      void flush(hooked);
+      void flush(live());
       return;
     }
     // The process dies once the monitors have run: nothing asynchronous will.

@@ -45,7 +45,8 @@ export interface PipelineFlushing {
  */
 export function pipelineFlushing(exporting: ExportPipeline, options: FlushingOptions): PipelineFlushing {
   const { flushTimeout, flushSpans } = options;
-  let lastFlushedAt = -1;
+  // A pipeline that no span reached has nothing to flush at `beforeExit`.
+  let lastFlushedAt = 0;
   // Every flush, explicit or at exit, waits at most the flush timeout. Past it, weft lets go of the requests it
   // waited for: their sockets and retry timers no longer hold the process, and their spans, if they fail, wait
   // for the next attempt (or are counted as dropped when the process ends).
@@ -81,10 +82,12 @@ export function pipelineFlushing(exporting: ExportPipeline, options: FlushingOpt
   // waiting at most the flush timeout, unless the service is known to hang (weft gave up on it, and it has answered
   // nothing since) or asked to wait; what is not sent is counted as dropped, before an app's `exit` listener reads
   // the count.
-  const endExport = (hurry: boolean) => {
+  const endExport = (hurry: boolean, endingSince: number) => {
+    // The pipelines hooked send one after the other, within one flush timeout from the start of the end.
+    const timeLeft = Math.floor(flushTimeout - (performance.now() - endingSince));
     try {
       // A process may not be allowed to start another (Node's permission model): the spans are then dropped, counted.
-      if (!hurry) exporting.lastSend(flushTimeout);
+      if (!hurry && timeLeft > 0) exporting.lastSend(timeLeft);
     } catch (error) {
       reportFailure('last send')(error);
     }

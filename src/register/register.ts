@@ -22,7 +22,7 @@ import { isNoopTracerProvider } from '../tracing/noop-provider.js';
 import { setWeftTracerProvider } from '../tracing/tracer.js';
 import { endUnfinished } from '../tracing/unfinished.js';
 import { resolveConnection } from '../config/index.js';
-import { reportIgnoredLogLevel, reportOnce, warn } from '../diagnostics.js';
+import { logLevelOrWarn, reportIgnoredLogLevel, reportOnce, warn } from '../diagnostics.js';
 import { readLogLevel } from '../log-level.js';
 import { rememberSecret } from '../secrets.js';
 import { createExportStats, type ExportStats } from './export-stats.js';
@@ -30,6 +30,7 @@ import { reportFailure, resolveFlushTimeout } from './flush-timeout.js';
 import { pipelineFlushing } from './pipeline-flushing.js';
 import type { RegisterOptions } from './options.js';
 import { buildResource } from './resource.js';
+import { sdkDisabled } from './sdk-disabled.js';
 import { checkRegisterOptions } from './check-options.js';
 import { exportPipeline, routingAttributes } from './span-processor.js';
 
@@ -77,11 +78,6 @@ const state = globalThis as GlobalState;
 
 function safely(what: string, work: () => Promise<void>): Promise<void> {
   return work().catch(reportFailure(what));
-}
-
-/** Whether OTel's standard `OTEL_SDK_DISABLED` is `true` (in any case), which turns the SDK, and weft, off. */
-function sdkDisabled(env: Record<string, string | undefined> = process.env): boolean {
-  return env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true';
 }
 
 /**
@@ -172,13 +168,14 @@ export function register(given?: RegisterOptions): WeftHandle {
   }
   // Validate everything before anything global changes, the logger included.
   const options = checkRegisterOptions(given);
-  const logLevel = readLogLevel();
   if (sdkDisabled()) {
-    // OTel's switch for the whole SDK: nothing else is read (the connection may not be configured where it is set).
-    const handle = disabledHandle(options, reportIgnoredLogLevel(logLevel));
+    // OTel's switch for the whole SDK: nothing else is checked (the connection may not be configured where it is
+    // set, nor the log level), and the level is read only to say so at info level.
+    const handle = disabledHandle(options, logLevelOrWarn());
     state[STATE_KEY] = handle;
     return handle;
   }
+  const logLevel = readLogLevel();
   if (options.logger !== false) {
     diag.setLogger(options.logger ?? new DiagConsoleLogger(), { logLevel: logLevel.level, suppressOverrideMessage: true });
   }

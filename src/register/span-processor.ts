@@ -15,6 +15,7 @@ import { createOtlpExporter, readExportResponse } from './otlp-exporter.js';
 import { resolveFlushTimeout } from './flush-timeout.js';
 import { pipelineFlushing, resolveFlushOnExit } from './pipeline-flushing.js';
 import { ResilientExporter } from './resilient-exporter.js';
+import { sdkDisabled } from './sdk-disabled.js';
 
 /** The path of the trace service's OTLP ingestion, below its base URL. */
 export const OTLP_TRACES_PATH = '/otel/v1/traces';
@@ -135,7 +136,8 @@ function exportHeaders(connection: Connection, extra: Record<string, string> = {
 export function weftSpanProcessor(options: ExportOptions = {}): WeftSpanProcessor {
   checkLogLevel();
   const flushTimeout = resolveFlushTimeout(options.exitFlushTimeoutMillis);
-  const flushOnExit = resolveFlushOnExit(options.flushOnExit);
+  // Under OTEL_SDK_DISABLED the provider (NodeSDK's) never shuts it down: hooks would stay for the whole process.
+  const flushOnExit = resolveFlushOnExit(options.flushOnExit) && !sdkDisabled();
   const pipeline = exportPipeline(resolveConnection(options), options);
   const flushing = pipelineFlushing(pipeline, { flushTimeout, flushOnExit, flushSpans: () => pipeline.forceFlush() });
   return {

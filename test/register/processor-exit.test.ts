@@ -98,6 +98,14 @@ describe("weftSpanProcessor() on the app's own provider, which the app does not 
     expect(receiver.requests).toEqual([]);
   });
 
+  it('are let go of, and their process listeners with them, when the app drops them without shutdown()', async () => {
+    const result = await runNode(['--expose-gc', 'test/register/fixtures/processors-forgotten.mjs'], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`while they live ${JSON.stringify(ONE_SET)} (100 processors)`);
+    const NONE = { beforeExit: 0, exit: 0, SIGTERM: 0, SIGINT: 0, uncaughtExceptionMonitor: 0 };
+    expect(result.stdout).toContain(`once collected ${JSON.stringify(NONE)}`);
+  });
+
   describe('two processors, each on a provider of its own', () => {
     it('share one set of process listeners, and each sends its own spans when the event loop runs dry', async () => {
       const result = await runNode([FIXTURE], { ...env, FIXTURE_PROVIDERS: '2' });
@@ -111,6 +119,18 @@ describe("weftSpanProcessor() on the app's own provider, which the app does not 
       const result = await terminate({ FIXTURE_END: 'signal', FIXTURE_PROVIDERS: '2' });
       expect(result.signal).toBe('SIGTERM');
       expect(received().sort()).toEqual(['span-1 → acme/own-exit', 'span-2 → acme/own-exit-two']);
+    });
+
+    it('at process.exit() with the service hanging, send one after the other within one flush timeout, not one each', async () => {
+      await receiver.close();
+      receiver = await startOtlpReceiver({ reply: () => 'hang' });
+      const result = await runNode([FIXTURE], { WEFT_BASE_URL: receiver.url, FIXTURE_END: 'exit', FIXTURE_PROVIDERS: '3', FIXTURE_FLUSH_TIMEOUT: '1000' });
+      expect(result.code, result.stderr).toBe(3);
+      // The first send waits out most of the timeout: the third has none of it left (each had its own: 3 requests).
+      expect(receiver.requests.length).toBeGreaterThan(0);
+      expect(receiver.requests.length).toBeLessThan(3);
+      // With no diagnostic logger of the app's, weft says so as a process warning, printed before the process ends.
+      expect(result.stderr).toMatch(/\[WEFT\] Warning: weft: could not send 1 span\(s\) to .* as the process ended/);
     });
 
     it('each send their own spans at process.exit()', async () => {

@@ -58,3 +58,14 @@ it('refuses a flushOnExit that is not a boolean, naming the option, and hooks no
   expect(error.message).toBe('weft: option `flushOnExit` must be true or false, got a string.');
   expect(added()).toEqual(NONE);
 });
+
+it('hooks nothing under OTEL_SDK_DISABLED=true, where the provider (NodeSDK\'s) never shuts its processors down', async () => {
+  process.env.OTEL_SDK_DISABLED = 'true';
+  try {
+    const processor = weftSpanProcessor(options());
+    expect(added()).toEqual(NONE);
+    await processor.shutdown();
+  } finally {
+    delete process.env.OTEL_SDK_DISABLED;
+  }
+});

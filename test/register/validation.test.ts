@@ -28,7 +28,7 @@ function recordingLogger(): DiagLogger & { lines: string[] } {
 let handle: WeftHandle | undefined;
 let receiver: OtlpReceiver | undefined;
 afterEach(async () => {
-  for (const name of ['WEFT_API_KEY', 'WEFT_PROJECT', 'WEFT_LOG_LEVEL', 'OTEL_LOG_LEVEL']) delete process.env[name];
+  for (const name of ['WEFT_API_KEY', 'WEFT_PROJECT', 'WEFT_LOG_LEVEL', 'OTEL_LOG_LEVEL', 'OTEL_SDK_DISABLED']) delete process.env[name];
   await handle?.shutdown();
   await receiver?.close();
   handle = undefined;
@@ -71,6 +71,13 @@ describe('WEFT_LOG_LEVEL, weft\'s own variable', () => {
   it('fails weftSpanProcessor() too', () => {
     process.env.WEFT_LOG_LEVEL = 'loud';
     expect(() => weftSpanProcessor({ project: 'a/b' })).toThrow(/WEFT_LOG_LEVEL/);
+  });
+
+  it('is not checked under OTEL_SDK_DISABLED=true, where register() sets up nothing and reads nothing else', () => {
+    process.env.WEFT_LOG_LEVEL = 'loud';
+    process.env.OTEL_SDK_DISABLED = 'true';
+    handle = register({ instrumentations: [] });
+    expect(handle.endpoint).toBe('');
   });
 });
 
