@@ -78,7 +78,7 @@ export class Client {
     };
     for (const url of new Set(Object.values(this.baseUrls))) {
       const inClear = keyInClearWarning(url, connection.apiKey);
-      if (inClear) reportOnce('client-key-in-clear', inClear);
+      if (inClear) reportOnce(`key-in-clear ${new URL(url).host}`, inClear);
     }
     // One keep-alive pool for the three services (often the same host); made once the options are valid.
     this.agent = new LazyAgent();

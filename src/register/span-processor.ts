@@ -200,7 +200,8 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
   const host = new URL(url).host;
   const hint = devServiceHint(connection.baseUrl);
   const inClear = keyInClearWarning(url, connection.apiKey);
-  if (inClear) reportOnce('key-in-clear', inClear);
+  // Once per host, whoever sends there (register(), a processor, the client): the same warning twice says nothing more.
+  if (inClear) reportOnce(`key-in-clear ${host}`, inClear);
   const stats = createExportStats();
   const headers = exportHeaders(connection, extraHeaders);
   const gzip = options.compression === 'gzip';

@@ -34,6 +34,14 @@ describe('a Client with a key, pointed over plain http at another machine', () =
     expect(result.stderr).not.toContain('[WEFT]');
   });
 
+  it('warns once per host, whoever sends there (the client, a span processor)', async () => {
+    const result = await runNode(['test/fixtures/client/key-in-clear.mjs', 'two-hosts']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(timesSaid(result.stderr)).toBe(1);
+    expect(result.stderr).toContain('the API key would travel unencrypted to other.example.com');
+    expect(result.stderr).not.toContain(KEY);
+  });
+
   it('says nothing when WEFT_LOG_LEVEL is below warn', async () => {
     const result = await runNode(['test/fixtures/client/key-in-clear.mjs', 'alone'], { WEFT_LOG_LEVEL: 'error' });
     expect(result.code, result.stderr).toBe(0);
