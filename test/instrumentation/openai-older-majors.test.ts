@@ -36,7 +36,7 @@ function appWith(alias: string): string {
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
   symlinkSync(join(repoRoot, 'node_modules', alias), join(dir, 'node_modules', 'openai'), 'dir');
   symlinkSync(repoRoot, join(dir, 'node_modules', 'weft'), 'dir');
-  for (const file of ['chat-calls.cjs', 'chat-calls.mjs', 'helper-break.cjs', 'helper-break.mjs']) cpSync(join(fixtures, file), join(dir, file));
+  for (const file of ['chat-calls.cjs', 'chat-calls.mjs', 'helper-break.cjs', 'helper-break.mjs', 'helper-break-loop.cjs']) cpSync(join(fixtures, file), join(dir, file));
   return dir;
 }
 
