@@ -15,7 +15,8 @@ const reported = shared[REPORTED_KEY];
 /**
  * Reports a failure of weft's own machinery once per kind, through OTel's diagnostic logger (or, while it has none,
  * as a process warning: see {@link warn}). Later failures of the same kind are logged at debug level only, so a dead
- * backend does not flood the app's logs.
+ * backend does not flood the app's logs. The export's kinds name their endpoint (`export-failed <url>`): each service
+ * a process sends to is reported on, and the counts of one are never taken for another's.
  * Messages must never contain a secret: callers pass descriptions, never headers or options.
  */
 export function reportOnce(kind: string, text: string): void {

@@ -43,9 +43,11 @@ export interface ExitFlush {
    * Runs, synchronously, once, as the process is certainly ending: sends what is left (see last-send.ts), unless
    * it cannot do so safely or is told to `hurry` (a second signal came during the flush), and counts the rest as
    * dropped. Nothing can be sent after it. `endingSince` (`performance.now()`) is when the end began: the sends
-   * of every pipeline, one after the other, share one flush timeout from then, not one each.
+   * of every pipeline, one after the other, share one flush timeout from then, not one each. `pipelinesLeft` (this
+   * one included; undefined from a copy of weft that does not say) is how many still have to send: each takes at most
+   * its share of the time left, so that a service that hangs does not leave the pipelines after it none.
    */
-  onEnd(hurry: boolean, endingSince: number): void;
+  onEnd(hurry: boolean, endingSince: number, pipelinesLeft?: number): void;
 }
 
 /** A pipeline whose exit is hooked, with where its flush and its end stand. */
@@ -138,10 +140,10 @@ function listen(): ProcessHooks {
   // Once per pipeline: Node emits `exit` after a crash's monitors too, where weft has already ended.
   const end = (hurry: boolean) => {
     const endingSince = performance.now();
-    for (const entry of live()) {
-      if (entry.ended) continue;
+    const ending = live().filter((entry) => !entry.ended);
+    for (const [index, entry] of ending.entries()) {
       entry.ended = true;
-      entry.exit.onEnd(hurry, endingSince);
+      entry.exit.onEnd(hurry, endingSince, ending.length - index);
     }
   };
   // Every path flushes through here and hears of a give-up: an app that handles the signal or the error itself

@@ -32,7 +32,7 @@ export function unsentSpans(pipeline: ExportPipeline): number {
 /** Says that a flush did not finish in time (its connections released): the spans not sent wait for later. */
 export function reportFlushGivenUp(pipeline: ExportPipeline, flushTimeout: number): void {
   reportOnce(
-    'flush-timeout',
+    `flush-timeout ${pipeline.endpoint}`,
     `gave up waiting for ${pipeline.endpoint} after ${flushTimeout} ms; ${unsentSpans(pipeline)} span(s) not sent yet are kept for the next attempt.${pipeline.hint}`,
   );
 }
@@ -42,7 +42,7 @@ export function gaveUpShuttingDown(pipeline: ExportPipeline, flushTimeout: numbe
   const dropped = pipeline.stats.spansDropped;
   pipeline.abandon();
   reportOnce(
-    'shutdown-timeout',
+    `shutdown-timeout ${pipeline.endpoint}`,
     `gave up sending spans to ${pipeline.endpoint} at shutdown after ${flushTimeout} ms; ${pipeline.stats.spansDropped - dropped} span(s) were not sent and are dropped.${pipeline.hint}`,
   );
 }

@@ -66,7 +66,7 @@ export function pipelineFlushing(exporting: ExportPipeline, options: FlushingOpt
     const waiting = exporting.waitingSpans();
     if (finished && waiting > 0) {
       reportOnce(
-        'exit-waiting',
+        `exit-waiting ${exporting.endpoint}`,
         `${waiting} span(s) waiting for a retry could not be sent to ${exporting.endpoint} before exit and are dropped if the process ends now.`,
       );
     }
@@ -74,7 +74,7 @@ export function pipelineFlushing(exporting: ExportPipeline, options: FlushingOpt
   };
   const giveUp = () => {
     reportOnce(
-      'exit-timeout',
+      `exit-timeout ${exporting.endpoint}`,
       `gave up sending spans to ${exporting.endpoint} at exit after ${flushTimeout} ms; ${unsentSpans(exporting)} span(s) were not sent.${exporting.hint}`,
     );
   };
@@ -82,9 +82,10 @@ export function pipelineFlushing(exporting: ExportPipeline, options: FlushingOpt
   // waiting at most the flush timeout, unless the service is known to hang (weft gave up on it, and it has answered
   // nothing since) or asked to wait; what is not sent is counted as dropped, before an app's `exit` listener reads
   // the count.
-  const endExport = (hurry: boolean, endingSince: number) => {
-    // The pipelines hooked send one after the other, within one flush timeout from the start of the end.
-    const timeLeft = Math.floor(flushTimeout - (performance.now() - endingSince));
+  const endExport = (hurry: boolean, endingSince: number, pipelinesLeft = 1) => {
+    // The pipelines hooked send one after the other, within one flush timeout from the start of the end, each within
+    // its share of what is left: one that finishes early leaves the rest to those after it.
+    const timeLeft = Math.floor((flushTimeout - (performance.now() - endingSince)) / Math.max(1, pipelinesLeft));
     try {
       // A process may not be allowed to start another (Node's permission model): the spans are then dropped, counted.
       if (!hurry && timeLeft > 0) exporting.lastSend(timeLeft);

@@ -241,7 +241,7 @@ export class ResilientExporter implements SpanExporter {
     if ((error as { permanent?: unknown } | undefined)?.permanent === true) {
       this.stats.spansDropped += batch.length;
       reportOnce(
-        'export-error',
+        `export-error ${this.target}`,
         `could not export spans to ${this.target} (${describe(error)}), and sending again would fail the same way; ${batch.length} dropped.`,
       );
       return;
@@ -249,7 +249,7 @@ export class ResilientExporter implements SpanExporter {
     if (isPermanent(error)) {
       this.stats.spansDropped += batch.length;
       reportOnce(
-        'export-rejected',
+        `export-rejected ${this.target}`,
         `spans were refused by ${this.target} (${describe(error)}); ${batch.length} dropped. Check the API key and project.`,
       );
       return;
@@ -265,7 +265,7 @@ export class ResilientExporter implements SpanExporter {
       this.pausedUntil = Math.max(this.pausedUntil, this.heldUntil);
     }
     reportOnce(
-      'export-failed',
+      `export-failed ${this.target}`,
       `could not export spans to ${this.target} (${describe(error)}); keeping up to ${this.maxRetrySpans} for the next attempt.${this.hint}`,
     );
   }

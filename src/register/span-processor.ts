@@ -221,7 +221,7 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
     },
   );
   const reportPartial = (rejected: number, message: string) =>
-    reportOnce('export-partial', `${host} refused ${rejected} span(s): ${message.slice(0, 300)}`);
+    reportOnce(`export-partial ${host}`, `${host} refused ${rejected} span(s): ${message.slice(0, 300)}`);
   // As the exporter sends them: the API key among the headers, which only the child's environment carries.
   const lastSendTarget: LastSendTarget = {
     url,
@@ -251,7 +251,7 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
     if (outcome.why === undefined) return refused;
     const taken = requests.slice(0, outcome.answers.length).reduce((count, request) => count + request.length, 0);
     reportOnce(
-      'exit-last-send',
+      `exit-last-send ${url}`,
       `could not send ${spans.length - taken} span(s) to ${url} as the process ended (${outcome.why}); they are dropped.${hint}`,
     );
     return taken === 0 ? undefined : refused + spans.length - taken;

@@ -121,16 +121,41 @@ describe("weftSpanProcessor() on the app's own provider, which the app does not 
       expect(received().sort()).toEqual(['span-1 → acme/own-exit', 'span-2 → acme/own-exit-two']);
     });
 
-    it('at process.exit() with the service hanging, send one after the other within one flush timeout, not one each', async () => {
+    it('at process.exit() with the service hanging, each send in its share of one flush timeout, not one each', async () => {
       await receiver.close();
       receiver = await startOtlpReceiver({ reply: () => 'hang' });
-      const result = await runNode([FIXTURE], { WEFT_BASE_URL: receiver.url, FIXTURE_END: 'exit', FIXTURE_PROVIDERS: '3', FIXTURE_FLUSH_TIMEOUT: '1000' });
+      const timeout = 1500;
+      const started = performance.now();
+      const result = await runNode([FIXTURE], { WEFT_BASE_URL: receiver.url, FIXTURE_END: 'exit', FIXTURE_PROVIDERS: '3', FIXTURE_FLUSH_TIMEOUT: String(timeout) });
+      const took = performance.now() - started;
       expect(result.code, result.stderr).toBe(3);
-      // The first send waits out most of the timeout: the third has none of it left (each had its own: 3 requests).
-      expect(receiver.requests.length).toBeGreaterThan(0);
-      expect(receiver.requests.length).toBeLessThan(3);
+      // Each had its turn: the first did not wait out the whole timeout and leave the others none.
+      expect(receiver.requests.map((request) => request.spans[0]?.name).sort()).toEqual(['span-1', 'span-2', 'span-3']);
+      // A bound, not a speed: a flush timeout each would have held the process three times as long.
+      expect(took).toBeLessThan(3 * timeout);
       // With no diagnostic logger of the app's, weft says so as a process warning, printed before the process ends.
       expect(result.stderr).toMatch(/\[WEFT\] Warning: weft: could not send 1 span\(s\) to .* as the process ended/);
+    });
+
+    it('at process.exit() with two services hanging, says what was lost for each of them', async () => {
+      await receiver.close();
+      receiver = await startOtlpReceiver({ reply: () => 'hang' });
+      const other = await startOtlpReceiver({ reply: () => 'hang' });
+      try {
+        const result = await runNode([FIXTURE], {
+          WEFT_BASE_URL: receiver.url,
+          FIXTURE_SECOND_BASE_URL: other.url,
+          FIXTURE_END: 'exit',
+          FIXTURE_PROVIDERS: '2',
+          FIXTURE_FLUSH_TIMEOUT: '1000',
+        });
+        expect(result.code, result.stderr).toBe(3);
+        for (const url of [receiver.url, other.url]) {
+          expect(result.stderr).toContain(`weft: could not send 1 span(s) to ${url}/otel/v1/traces as the process ended`);
+        }
+      } finally {
+        await other.close();
+      }
     });
 
     it('each send their own spans at process.exit()', async () => {
