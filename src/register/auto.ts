@@ -11,7 +11,18 @@ import { createAddHookMessageChannel } from 'import-in-the-middle';
 import { registerFromEnvironment } from 'weft';
 
 const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
-registerLoader('import-in-the-middle/hook.mjs', import.meta.url, registerOptions);
+let hooked = false;
+try {
+  registerLoader('import-in-the-middle/hook.mjs', import.meta.url, registerOptions);
+  hooked = true;
+} catch (error) {
+  // Bundled into an app (import 'weft/register'), the hook's module is not found where the bundle runs. The app
+  // must start all the same; its imports of openai are not patched.
+  const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+  const message = `weft/register could not install its loader hook (${reason}): \`import\` of openai is not traced.`;
+  process.emitWarning(message, { code: 'WEFT_REGISTER' });
+}
 registerFromEnvironment();
-// The instrumentations have told the loader which modules to hook; the app may import only once it knows.
-await waitForAllMessagesAcknowledged();
+// The instrumentations have told the loader which modules to hook; the app may import only once it knows. Without a
+// loader nobody answers, and waiting would hold the app forever.
+if (hooked) await waitForAllMessagesAcknowledged();

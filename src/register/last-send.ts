@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
+import { nodeRequire } from '../node-require.js';
 
 /**
  * The program of the child that sends: it reads the OTLP bodies from stdin, each framed by its length (4 bytes, big
@@ -84,7 +84,7 @@ export interface LastSendOutcome {
 /** Whether this runtime is a Node single-executable app (its `execPath` is the app, not Node). */
 function isSingleExecutable(): boolean {
   try {
-    const sea = createRequire(import.meta.url)('node:sea') as { isSea?: () => boolean };
+    const sea = nodeRequire('node:sea') as { isSea?: () => boolean };
     return sea.isSea?.() === true;
   } catch {
     // No `node:sea` (Node before 20.12): an app could not be built as one with the documented tools.

@@ -12,7 +12,7 @@ import {
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { type Instrumentation, registerInstrumentations } from '@opentelemetry/instrumentation';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
-import { existingSharedOpenAIInstrumentation } from '../instrumentation/openai/index.js';
+import { existingSharedOpenAIInstrumentation, OPENAI_INSTRUMENTATION_NAME } from '../instrumentation/openai/index.js';
 import { weftInstrumentations } from '../instrumentation/index.js';
 import { rememberPlatformBaseUrl } from '../instrumentation/chat/server.js';
 import { WeftContextSpanProcessor } from '../tracing/index.js';
@@ -27,6 +27,7 @@ import { readLogLevel } from '../log-level.js';
 import { rememberSecret } from '../secrets.js';
 import { createExportStats, type ExportStats } from './export-stats.js';
 import { reportFailure, resolveFlushTimeout } from './flush-timeout.js';
+import { warnIfBundledOpenAIUnpatched } from './bundled.js';
 import { pipelineFlushing } from './pipeline-flushing.js';
 import type { RegisterOptions } from './options.js';
 import { buildResource } from './resource.js';
@@ -229,6 +230,10 @@ export function register(given?: RegisterOptions): WeftHandle {
   // OTel's registerInstrumentations() enables only an instrumentation configured `enabled: false`: one an earlier
   // handle's shutdown() disabled still says `enabled: true`, and would stay off, silently, under this registration.
   for (const instrumentation of listed) if (instrumentation.isEnabled?.() === false) instrumentation.enable();
+  // In a bundle nothing tells the app that its openai calls go untraced: weft does, unless it was asked to patch none.
+  if (listed.some((instrumentation) => instrumentation.instrumentationName === OPENAI_INSTRUMENTATION_NAME)) {
+    warnIfBundledOpenAIUnpatched();
+  }
   const disableInstrumentations = () => {
     disable?.();
     disable = undefined;

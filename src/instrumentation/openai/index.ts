@@ -1,6 +1,7 @@
 export {
   OPENAI_INSTRUMENTATION_NAME,
   OpenAIInstrumentation,
+  openAIPatchedYet,
   SUPPORTED_OPENAI_VERSIONS,
 } from './instrumentation.js';
 export {

@@ -201,6 +201,7 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
     const record = this.patches().get(prototype) ?? { prototype, names, methods: [], active: false };
     if (record.active) return;
     const methods = prototype as Record<string, unknown>;
+    openAIPatched = true;
     if (names.some((name) => isWeftWrapped(methods[name]))) {
       debug('openai chat completions are already patched by weft; not patching them again.');
       return;
@@ -221,6 +222,14 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
     record.active = true;
     this.patches().set(prototype, record);
   }
+}
+
+// Whether an `openai` module was patched in this process (by this copy of weft, or found patched by another).
+let openAIPatched = false;
+
+/** Whether weft has patched an `openai` module yet: see register/bundled.ts, which says so when it has not. */
+export function openAIPatchedYet(): boolean {
+  return openAIPatched;
 }
 
 function enabledHosts(): PatchHost[] {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { nodeRequire } from '../../node-require.js';
 
 // The entry file of an installed `openai` package (4.x to 7.x: `index.js` at its root), npm's or pnpm's layout.
 const OPENAI_ENTRY = /[\\/]node_modules[\\/]openai[\\/]index\.js$/;
@@ -13,7 +13,7 @@ const OPENAI_ENTRY = /[\\/]node_modules[\\/]openai[\\/]index\.js$/;
 export function requiredOpenAIModules(supported: (major: number) => boolean): unknown[] {
   const found: unknown[] = [];
   // Node's one CommonJS module cache, whichever require reads it.
-  for (const [path, module] of Object.entries(createRequire(import.meta.url).cache)) {
+  for (const [path, module] of Object.entries(nodeRequire.cache)) {
     if (!module?.loaded || !OPENAI_ENTRY.test(path)) continue;
     const major = installedMajor(dirname(path));
     if (major !== undefined && supported(major)) found.push(module.exports);
