@@ -21,7 +21,7 @@ export interface OtlpExporterConfig {
   gzip: boolean;
   userAgent: string;
   /** See {@link OtlpTransportConfig.mayRetry}. */
-  mayRetry?: () => boolean;
+  mayRetry?: (error: Error | undefined) => boolean;
 }
 
 /** The OTLP exporter, and a way to stop its open requests from keeping the process alive. */

@@ -27,10 +27,11 @@ export interface OtlpTransportConfig {
   gzip: boolean;
   userAgent: string;
   /**
-   * Asked after a failed attempt: whether another may follow within the export's timeout. weft's exporter says no
-   * while the service is known to be down, so that a flush then makes one quick attempt instead of several.
+   * Asked after a failed attempt, with its error: whether another may follow within the export's timeout. weft's
+   * exporter says no while the service is known to be down, so that a flush then makes one quick attempt instead of
+   * several, and to a failed connection as the pipeline ends (see {@link isConnectionFailure}).
    */
-  mayRetry?: () => boolean;
+  mayRetry?: (error: Error | undefined) => boolean;
 }
 
 /** The HTTP transport of weft's exporter, and a way to let go of it at exit. */
@@ -83,6 +84,15 @@ export class PermanentExportError extends Error {
   constructor(cause: Error) {
     super(cause.message, { cause });
   }
+}
+
+/**
+ * Whether an attempt failed for want of a connection (refused, reset, unreachable: nobody listens there now), not for
+ * the service's answer (429, 503: it is there, and may say when to come back) or for its silence (a timeout).
+ */
+export function isConnectionFailure(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' && RETRYABLE_CODES.has(code);
 }
 
 function requestFailed(error: Error): ExportResponse {
@@ -187,7 +197,7 @@ export function createOtlpTransport(config: OtlpTransportConfig): OtlpTransport 
         let backoff = FIRST_BACKOFF_MS;
         let result = await attempt(body, timeoutMillis, sending);
         const mayRetry = config.mayRetry ?? (() => true);
-        for (let n = 1; n < MAX_ATTEMPTS && result.status === 'retryable' && !sending.released && mayRetry(); n++) {
+        for (let n = 1; n < MAX_ATTEMPTS && result.status === 'retryable' && !sending.released && mayRetry(result.error); n++) {
           const jittered = Math.min(backoff * (0.8 + Math.random() * 0.4), LONGEST_BACKOFF_MS);
           backoff *= 1.5;
           const wait = result.retryInMillis ?? jittered;

@@ -51,13 +51,19 @@ export function pipelineFlushing(exporting: ExportPipeline, options: FlushingOpt
   // waited for: their sockets and retry timers no longer hold the process, and their spans, if they fail, wait
   // for the next attempt (or are counted as dropped when the process ends).
   // At exit, spans kept for a retry get an attempt even from a service known to hang: they cannot wait for later.
+  // But a connection that failed there is not tried again after a pause: what failed goes with the last send, at once.
   const flushWithin = async (atExit: boolean): Promise<boolean> => {
     lastFlushedAt = exporting.stats.spansEnded;
     const mark = exporting.failureMark();
-    const flushing = atExit ? flushSpans().then(() => exporting.lastAttempt(mark)) : flushSpans();
-    const finished = await settleWithin(flushing, flushTimeout, reportFailure('flush'));
-    if (!finished) exporting.releaseConnections();
-    return finished;
+    if (atExit) exporting.retryFailedConnections(false);
+    try {
+      const flushing = atExit ? flushSpans().then(() => exporting.lastAttempt(mark)) : flushSpans();
+      const finished = await settleWithin(flushing, flushTimeout, reportFailure('flush'));
+      if (!finished) exporting.releaseConnections();
+      return finished;
+    } finally {
+      if (atExit) exporting.retryFailedConnections(true);
+    }
   };
   // Spans still waiting for a retry after the last attempt at exit (the service asked to wait longer, or failed
   // again) end with the process: say how many, once. They are counted as dropped when it does end.
@@ -110,6 +116,8 @@ export function pipelineFlushing(exporting: ExportPipeline, options: FlushingOpt
     },
     shutdown(stop) {
       stopping ??= (async () => {
+        // The end of the pipeline, as the process's end is: a failed connection is not tried again after a pause.
+        exporting.retryFailedConnections(false);
         try {
           // Bounded as a flush is, so that a service that is down or hanging does not hold the app's own shutdown.
           const finished = await settleWithin(stop(), flushTimeout, reportFailure('shutdown'));

@@ -318,6 +318,12 @@ export class ResilientExporter implements SpanExporter {
     const since = this.failureMark();
     await this.settled();
     await this.retryPending(since, true);
+    if (this.pending.length > 0) {
+      reportOnce(
+        `shutdown-dropped ${this.target}`,
+        `${this.pending.length} span(s) kept for a retry could not be sent to ${this.target} before the shutdown; they are dropped.${this.hint}`,
+      );
+    }
     this.stats.spansDropped += this.pending.length;
     this.pending = [];
     // Left now are only the requests a flush gave up on: they are not waited for again (the OTLP exporter's own

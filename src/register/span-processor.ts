@@ -12,6 +12,7 @@ import type { BatchOptions, ExportOptions } from './options.js';
 import { encodeTraceExport } from '../otlp/encode.js';
 import { cannotSendSynchronously, type LastSendTarget, sendSynchronously } from './last-send.js';
 import { createOtlpExporter, readExportResponse } from './otlp-exporter.js';
+import { isConnectionFailure } from './otlp-transport.js';
 import { resolveFlushTimeout } from './flush-timeout.js';
 import { pipelineFlushing, resolveFlushOnExit } from './pipeline-flushing.js';
 import { ResilientExporter } from './resilient-exporter.js';
@@ -174,6 +175,14 @@ export interface ExportPipeline extends WeftSpanProcessor {
    * are closed, open requests included, so that nothing of weft's keeps the process alive.
    */
   abandon(): void;
+  /**
+   * Whether an export request whose connection failed (refused, reset: nobody listens) is tried again after a pause
+   * (1 s, then longer), as it is while the app runs. Not as the pipeline ends (a flush at exit, a shutdown): a service
+   * that is not there (`weft dev` not started) would hold the end for seconds, for nothing; what failed goes with the
+   * last send, at once. A service that answers (429 with a Retry-After, 503) is still waited for, within the flush
+   * timeout. Allowed again after an exit flush (an app may live on after it).
+   */
+  retryFailedConnections(allowed: boolean): void;
   /** A mark to give {@link ExportPipeline.lastAttempt}, taken when a flush starts. */
   failureMark(): number;
   /**
@@ -203,6 +212,7 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
   // Once per host, whoever sends there (register(), a processor, the client): the same warning twice says nothing more.
   if (inClear) reportOnce(`key-in-clear ${host}`, inClear);
   const stats = createExportStats();
+  let retryingConnections = true;
   const headers = exportHeaders(connection, extraHeaders);
   const gzip = options.compression === 'gzip';
   const userAgent = `weft/${VERSION}`;
@@ -213,7 +223,7 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
       timeoutMillis: batch.exportTimeoutMillis,
       gzip,
       userAgent,
-      mayRetry: () => !exporter.backendDown,
+      mayRetry: (error) => !exporter.backendDown && (retryingConnections || !isConnectionFailure(error)),
     },
     (rejected, message) => {
       exporter.noteRejected(rejected);
@@ -302,6 +312,9 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
       if (!exporter.mayLastSend()) return;
       const queued = bounded.queuedSpans();
       if (exporter.sendLast(queued, (spans) => sendNow(spans, timeoutMs))) bounded.forgetQueued(queued);
+    },
+    retryFailedConnections: (allowed: boolean) => {
+      retryingConnections = allowed;
     },
     failureMark: () => exporter.failureMark(),
     lastAttempt: (mark: number) => exporter.retryPending(mark, true),

@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { trace } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { register, type WeftHandle } from 'weft';
@@ -89,6 +91,37 @@ describe('a trace service whose port refuses connections', () => {
     endSpan('second');
     await within(weft.shutdown(), 'shutdown()');
     expect(weft.stats).toMatchObject({ spansEnded: 2, spansExported: 0, spansDropped: 2 });
+  });
+});
+
+describe('a trace service whose connections are cut', () => {
+  it('gets one more attempt from shutdown(), at once, not the retries of an export after their pauses', async () => {
+    // Accepts each connection and closes it at once (ECONNRESET), counting them: nobody serves there.
+    let connections = 0;
+    const cutter = createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => cutter.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = cutter.address() as AddressInfo;
+      const weft = register({
+        baseUrl: `http://127.0.0.1:${port}`,
+        project: 'acme/flush-timeout',
+        instrumentations: [],
+        flushOnExit: false,
+        logger: false,
+        batch: { scheduledDelayMillis: 60_000, exportTimeoutMillis: 60_000 },
+      });
+      endSpan('first');
+      await within(weft.shutdown(), 'shutdown()');
+      // The shutdown's flush, then the last attempt for the spans it kept: retried after 1 s and 1.5 s pauses, the
+      // export would have held the shutdown for its whole flush timeout (3 s).
+      expect(connections).toBe(2);
+      expect(weft.stats).toMatchObject({ spansEnded: 1, spansExported: 0, spansDropped: 1 });
+    } finally {
+      await new Promise<void>((resolve) => cutter.close(() => resolve()));
+    }
   });
 });
 
