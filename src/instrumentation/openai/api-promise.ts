@@ -1,6 +1,7 @@
-import type { ChatCall } from '../chat/index.js';
+import { type ChatCall, settleChatResult } from '../chat/index.js';
 import { reportOnce } from '../../diagnostics.js';
 import { FOLLOWING_ONLY } from '../../tracing/follow-api-promise.js';
+import { isThenable } from '../../tracing/is-thenable.js';
 
 /**
  * The parts of openai's `APIPromise` (4.x–7.x) weft hooks. It is a lazy promise: the response arrives on
@@ -11,6 +12,8 @@ interface APIPromiseShape {
   parseResponse: (...args: unknown[]) => unknown;
   parsedPromise?: unknown;
   asResponse: () => Promise<unknown>;
+  /** openai 7: the promise's own function (see watchDerivedPromises). */
+  _thenUnwrap?: unknown;
 }
 
 /**
@@ -23,20 +26,16 @@ interface APIPromiseShape {
  * `received` gives the completion a `parse()` received before parsing its content (see {@link keepUnwrapped}): a
  * parse that fails (an answer cut at `max_tokens`, JSON the schema refuses) still records the output and usage of
  * the call the app paid for.
+ *
+ * Anything else (another instrumentation of openai, patched before weft, returned a type of its own) is settled as
+ * any chat result is, see {@link settleForeignResult}.
  */
 export function settleApiPromise<T>(result: T, call: ChatCall, received?: () => unknown): T {
   const promise = result as unknown as APIPromiseShape;
-  if (!isAPIPromise(promise)) {
-    reportOnce('openai:api-promise-shape', 'openai returned an unexpected promise type; chat spans from it have no response data.');
-    call.end();
-    return result;
-  }
-
-  // A new promise that fails the span and rejects with the same error; nobody awaiting it stays an unhandled rejection.
-  promise.responsePromise = promise.responsePromise.then(undefined, (error: unknown) => {
-    call.fail(error);
-    throw error;
-  });
+  if (!isAPIPromise(promise)) return settleForeignResult(result, call);
+  watchFailure(promise, call);
+  watchRawResponse(promise, call);
+  watchDerivedPromises(promise, call);
 
   const parseResponse = promise.parseResponse;
   promise.parseResponse = function weftParseResponse(this: unknown, ...args: unknown[]) {
@@ -55,9 +54,45 @@ export function settleApiPromise<T>(result: T, call: ChatCall, received?: () => 
       },
     );
   };
+  return result;
+}
 
-  // `.asResponse()` alone never parses, so the span ends with the response, without the body weft cannot read; and
-  // since weft cannot hide from a raw body the usage it would have asked for, it asks for none.
+/**
+ * Fails the span with the request's error, which reaches the promise's readers unchanged. Whoever reads
+ * `responsePromise` (openai's `parse()`, `asResponse()`) gets a promise that fails the span first, made when first
+ * read: one made for nobody would be a rejection nobody handles, which ends the process (an instrumentation outside
+ * weft may hand the app a promise derived past it, see watchDerivedPromises). A promise already parsed (by an
+ * instrumentation inside weft, before it returned it) has its readers on the parse: weft watches the error on a branch
+ * of its own, which never rejects.
+ */
+function watchFailure(promise: APIPromiseShape, call: ChatCall): void {
+  const source = promise.responsePromise;
+  if (promise.parsedPromise !== undefined) {
+    source.then(undefined, (error: unknown) => call.fail(error));
+    return;
+  }
+  let read: Promise<unknown> | undefined;
+  Object.defineProperty(promise, 'responsePromise', {
+    configurable: true,
+    enumerable: true,
+    get() {
+      read ??= source.then(undefined, (error: unknown) => {
+        call.fail(error);
+        throw error;
+      });
+      return read;
+    },
+    set(this: APIPromiseShape, value: Promise<unknown>) {
+      Object.defineProperty(this, 'responsePromise', { configurable: true, enumerable: true, writable: true, value });
+    },
+  });
+}
+
+/**
+ * `.asResponse()` alone never parses, so the span ends with the response, without the body weft cannot read; and
+ * since weft cannot hide from a raw body the usage it would have asked for, it asks for none.
+ */
+function watchRawResponse(promise: APIPromiseShape, call: ChatCall): void {
   const asResponse = promise.asResponse;
   Object.defineProperty(promise, 'asResponse', {
     configurable: true,
@@ -79,7 +114,48 @@ export function settleApiPromise<T>(result: T, call: ChatCall, received?: () => 
       return response;
     },
   });
-  return result;
+}
+
+/**
+ * openai 7 gives each promise its own `_thenUnwrap`, which derives a promise from the request and openai's parser
+ * directly, past the hooks above: another instrumentation outside weft that returns such a promise instead (arize's,
+ * traceloop's) would leave the span open, and the usage chunk weft asked for shown. The derived promise's transform
+ * gets the value settled first, and the promise itself is watched as the one weft hooked is. In openai 4 to 6
+ * `_thenUnwrap` is the class's, and reads the hooked `responsePromise` and `parseResponse`.
+ */
+function watchDerivedPromises(promise: APIPromiseShape, call: ChatCall): void {
+  const thenUnwrap = Object.hasOwn(promise, '_thenUnwrap') ? promise._thenUnwrap : undefined;
+  if (typeof thenUnwrap !== 'function') return;
+  type Transform = (value: unknown, ...rest: unknown[]) => unknown;
+  promise._thenUnwrap = function weftThenUnwrap(this: unknown, transform: Transform) {
+    const derived = thenUnwrap.call(this, ((value, ...rest) => transform(call.settle(value), ...rest)) as Transform);
+    if (isAPIPromise(derived as APIPromiseShape)) {
+      watchFailure(derived as APIPromiseShape, call);
+      watchRawResponse(derived as APIPromiseShape, call);
+      watchDerivedPromises(derived as APIPromiseShape, call);
+    }
+    return derived;
+  };
+}
+
+/**
+ * A result that is not openai's `APIPromise`: another instrumentation, patched before weft, returned its own
+ * (traceloop an async generator of the chunks, arize a plain promise on an `openai` other than its own). weft settles
+ * it as any chat result (a promise followed, a stream observed in place), and takes back the usage request it added:
+ * it could not hide the usage chunk in every way of reading a type it does not know, and the app must not see it.
+ */
+function settleForeignResult<T>(result: T, call: ChatCall): T {
+  call.withdrawUsageRequest();
+  // A promise is followed through a new one, of the same type only if it is a plain promise.
+  if (isThenable(result) && Object.getPrototypeOf(result) !== Promise.prototype) {
+    reportOnce(
+      'openai:api-promise-shape',
+      'openai returned an unexpected promise type; chat spans from it have no response data.',
+    );
+    call.end();
+    return result;
+  }
+  return settleChatResult(result, call);
 }
 
 /**

@@ -202,7 +202,10 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
     if (record.active) return;
     const methods = prototype as Record<string, unknown>;
     openAIPatched = true;
-    if (names.some((name) => isWeftWrapped(methods[name]))) {
+    // Its own wrappers, left in place while it was disabled (another instrumentation had wrapped them), are its again.
+    const previous = new Map(record.methods.map((method) => [method.name, method]));
+    const ownWrapperIn = (name: PatchedMethodName) => wrapperIn(methods[name], previous.get(name)?.wrapper);
+    if (names.some((name) => isWeftWrapped(methods[name]) && !ownWrapperIn(name))) {
       debug('openai chat completions are already patched by weft; not patching them again.');
       return;
     }
@@ -210,14 +213,19 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
     for (const name of names) {
       const original = methods[name];
       if (typeof original !== 'function') continue;
+      if (ownWrapperIn(name)) {
+        record.methods.push(previous.get(name)!);
+        continue;
+      }
+      const method: AdoptedMethod = { name, original: original as Method, wrapper: original as Method };
       // The instance is read at call time: the one that patched may since have been disabled, or another enabled.
-      const wrapper =
+      method.wrapper =
         name === 'create' || name === 'parse'
-          ? tracedCompletionsMethod(latestEnabled, original as Method, name)
-          : tracedHelperMethod(latestEnabled, original as Method);
-      markWrapper(wrapper, original as Method);
-      methods[name] = wrapper;
-      record.methods.push({ name, original: original as Method, wrapper });
+          ? tracedCompletionsMethod(latestEnabled, method, name)
+          : tracedHelperMethod(latestEnabled, method);
+      markWrapper(prototype, method);
+      methods[name] = method.wrapper;
+      record.methods.push(method);
     }
     record.active = true;
     this.patches().set(prototype, record);
@@ -311,22 +319,53 @@ function unpatch(record: PatchRecord): void {
   record.active = false;
 }
 
-/** Marks a wrapper the way shimmer does (so other tools see it as wrapped) and as weft's own. */
-function markWrapper(wrapper: Method, original: Method): void {
-  for (const [key, value] of [
-    [WEFT_WRAPPER, true],
-    ['__wrapped', true],
-    ['__original', original],
-  ] as const) {
-    Object.defineProperty(wrapper, key, { value, enumerable: false, configurable: true });
+/** Marks a wrapper the way shimmer does (so other tools see it as wrapped, and can unwrap theirs) and as weft's own. */
+function markWrapper(prototype: object, method: AdoptedMethod): void {
+  const define = (key: PropertyKey, descriptor: PropertyDescriptor) =>
+    Object.defineProperty(method.wrapper, key, { ...descriptor, enumerable: false, configurable: true });
+  define(WEFT_WRAPPER, { value: true });
+  define('__wrapped', { value: true });
+  define('__original', { get: () => method.original });
+  define('__unwrap', { value: () => unwrapUnderWeft(prototype, method) });
+}
+
+/**
+ * shimmer's `unwrap(prototype, name)` (every OpenTelemetry instrumentation's `_unwrap`) calls `__unwrap` on the method
+ * it finds there. Finding weft's wrapper, it comes from an instrumentation that patched openai before weft and is
+ * being disabled, its own wrapper under weft's: weft's steps aside for that one to unwrap itself, and wraps what is
+ * left. The other instrumentation is gone, as it would be without weft, and weft stays; without this its wrapper
+ * would stay (and shimmer say so on stderr), and its enable() wrap the method a second time.
+ */
+function unwrapUnderWeft(prototype: object, method: AdoptedMethod): void {
+  const methods = prototype as Record<string, unknown>;
+  const under = method.original as Method & { __unwrap?: unknown };
+  if (methods[method.name] !== method.wrapper || typeof under.__unwrap !== 'function') return;
+  methods[method.name] = under;
+  try {
+    (under.__unwrap as () => void)();
+  } finally {
+    const left = methods[method.name];
+    if (typeof left === 'function') method.original = left as Method;
+    methods[method.name] = method.wrapper;
+  }
+}
+
+/** The wrappers a method goes through, itself first (shimmer's `__original` chain). */
+function* wrapperChain(method: unknown): Generator<{ [WEFT_WRAPPER]?: boolean; __original?: unknown }> {
+  let current = method as { [WEFT_WRAPPER]?: boolean; __original?: unknown } | undefined;
+  for (let depth = 0; current && depth < 16; depth++) {
+    yield current;
+    current = current.__original as typeof current;
   }
 }
 
 function isWeftWrapped(method: unknown): boolean {
-  let current = method as { [WEFT_WRAPPER]?: boolean; __original?: unknown } | undefined;
-  for (let depth = 0; current && depth < 16; depth++) {
-    if (current[WEFT_WRAPPER]) return true;
-    current = current.__original as typeof current;
-  }
+  for (const wrapper of wrapperChain(method)) if (wrapper[WEFT_WRAPPER]) return true;
+  return false;
+}
+
+function wrapperIn(method: unknown, wrapper: Method | undefined): boolean {
+  if (!wrapper) return false;
+  for (const current of wrapperChain(method)) if (current === wrapper) return true;
   return false;
 }

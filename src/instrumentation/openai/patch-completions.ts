@@ -36,6 +36,10 @@ export type PatchedMethodName = 'create' | 'parse' | 'stream' | 'runTools' | 'ru
 /** A method of `Completions.prototype` weft replaced, handed from one instance to another. */
 export interface AdoptedMethod {
   name: PatchedMethodName;
+  /**
+   * What the wrapper calls: the method it replaced, or what is left of it once another instrumentation's wrapper was
+   * unwrapped from under weft's (see `__unwrap` in instrumentation.ts).
+   */
   original: Method;
   wrapper: Method;
 }
@@ -51,8 +55,13 @@ interface ClientShape {
 }
 
 /** Wraps `Completions.prototype.create` (or `.parse`) so every call goes through {@link traceChatCompletion}. */
-export function tracedCompletionsMethod(currentHost: () => PatchHost | undefined, original: Method, kind: 'create' | 'parse'): Method {
+export function tracedCompletionsMethod(
+  currentHost: () => PatchHost | undefined,
+  replaced: Pick<AdoptedMethod, 'original'>,
+  kind: 'create' | 'parse',
+): Method {
   return function weftTracedCompletions(this: unknown, ...args: unknown[]): unknown {
+    const original = replaced.original;
     // Only the decision is guarded: the original runs once, outside, so its own errors reach the app unchanged.
     // The host is looked up once per call, so its tracer and options come from the same instance.
     let host: PatchHost | undefined;

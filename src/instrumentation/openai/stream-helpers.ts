@@ -1,6 +1,6 @@
 import { type ChatCall, type ChatResultSettler, reportInternalError } from '../chat/index.js';
 import { settleApiPromise } from './api-promise.js';
-import type { Method, PatchHost } from './patch-completions.js';
+import type { AdoptedMethod, Method, PatchHost } from './patch-completions.js';
 
 /**
  * openai's streaming helpers (`chat.completions.stream()`, and `runTools()` with `stream: true`; in openai 4
@@ -31,9 +31,12 @@ const readers = new WeakMap<object, HelperReader>();
  * call under way as left, not as aborted. The runner the app gets is openai's own; only its iterator's `return()` is
  * wrapped, in place.
  */
-export function tracedHelperMethod(currentHost: () => PatchHost | undefined, original: Method): Method {
+export function tracedHelperMethod(
+  currentHost: () => PatchHost | undefined,
+  replaced: Pick<AdoptedMethod, 'original'>,
+): Method {
   return function weftTracedHelper(this: unknown, ...args: unknown[]): unknown {
-    const runner = original.apply(this, args);
+    const runner = replaced.original.apply(this, args);
     try {
       if (currentHost()) watchReaderLeaving(runner as RunnerShape);
     } catch (error) {
