@@ -1,4 +1,5 @@
 import { bestPeer, type Config, figuresFor, PEERS, type PerCallResult, type PerCallRun, TRANSPORT_PACKAGES } from './percall.js';
+import { type FaultResult, faultGoals } from './faults.js';
 import { fmt, median, percentile, ratio, signTestP } from './lib/stats.js';
 import { printTable } from './lib/table.js';
 import { roundRatios, spansPerSecond, type ThroughputRun } from './throughput.js';
@@ -213,10 +214,11 @@ function throughputGoal(runs: ThroughputRun[]): GoalCheck {
 }
 
 /** Checks the goals of issue 8 (and issue 3's lowest overhead) against this run, and prints them. */
-export function checkGoals(perCall: PerCallResult | undefined, throughput: ThroughputRun[] | undefined): GoalCheck[] {
+export function checkGoals(perCall: PerCallResult | undefined, throughput: ThroughputRun[] | undefined, faults?: FaultResult): GoalCheck[] {
   const checks = [
     ...(perCall ? [...perCallGoals(perCall), ...firstChunkGoals(perCall), ...lowestOverheadGoals(perCall)] : []),
     ...(throughput ? [throughputGoal(throughput)] : []),
+    ...(faults ? faultGoals(faults) : []),
   ];
   if (checks.length === 0) return checks;
   printTable(
@@ -235,6 +237,8 @@ export function checkGoals(perCall: PerCallResult | undefined, throughput: Throu
       `but a sign test on the rounds weft was slower in gives a chance ≥ ${SIGNIFICANT} if both were level, and the gap is within`,
       'stock\'s spread between rounds. NEAR: otherwise within 5%.',
       `FAIL: otherwise, or weft lost spans in a round where stock lost none. UNKNOWN: fewer than ${MIN_ROUNDS} comparable rounds.`,
+      'No stall: each misbehaving trace backend against weft with its backend up, slice by slice, on the median and the p99',
+      `of the slice's call times. FAIL when either is slower in so many slices that a sign test gives a chance below ${SIGNIFICANT}.`,
       'Figures from a --quick run or a busy machine are not meaningful.',
     ],
   );

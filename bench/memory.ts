@@ -1,6 +1,6 @@
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import { runChild } from './lib/child.js';
+import { deadPort } from './lib/dead-port.js';
 import { fmt } from './lib/stats.js';
 import { printTable } from './lib/table.js';
 
@@ -53,15 +53,6 @@ export interface MemoryRun {
   detail: string;
   samples: Sample[];
   peakRssMB: number;
-}
-
-/** A port on 127.0.0.1 that nothing listens on: bound once, then released. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**

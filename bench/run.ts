@@ -3,6 +3,7 @@ import os from 'node:os';
 import { startChatServer } from './lib/chat-server.js';
 import { startOtlpSink } from './lib/otlp-sink.js';
 import { writeResults } from './lib/results.js';
+import { benchFaults, type FaultOptions, type FaultResult, printFaults } from './faults.js';
 import { checkGoals } from './goals.js';
 import { benchMemory, type MemoryOptions, type MemoryRun, printMemory } from './memory.js';
 import { benchPerCall, type Config, type PerCallResult, printPerCall } from './percall.js';
@@ -22,7 +23,7 @@ const only = onlyArg ? (onlyArg.split(',') as Config[]) : undefined;
 // `--per-call-only` skips the other benchmarks.
 const perCallOnly = process.argv.includes('--per-call-only');
 /** The benchmarks, in the order they run. */
-const PARTS = ['per-call', 'throughput', 'startup', 'memory'] as const;
+const PARTS = ['per-call', 'throughput', 'startup', 'memory', 'faults'] as const;
 type Part = (typeof PARTS)[number];
 // `--parts=throughput,memory` runs only those benchmarks (while developing, or to re-measure one part). Such a
 // run writes bench/results/<parts>.json: latest.json always holds one full run of everything.
@@ -102,9 +103,17 @@ async function main(): Promise<void> {
       printMemory(memory.runs, options);
     }
 
-    const goals = checkGoals(perCall, throughput?.runs);
+    let faults: FaultResult | undefined;
+    if (parts.includes('faults')) {
+      log('calls while the trace backend misbehaves…');
+      const options: FaultOptions = quick ? { processes: 1, slices: 2, warmup: 100, calls: 200 } : { processes: 2, slices: 6, warmup: 1000, calls: 2000 };
+      faults = await benchFaults(options, chat, log);
+      printFaults(faults);
+    }
 
-    const results = { machine, parts, elapsedSeconds: (Date.now() - started) / 1000, perCall, throughput, startup, memory, goals };
+    const goals = checkGoals(perCall, throughput?.runs, faults);
+
+    const results = { machine, parts, elapsedSeconds: (Date.now() - started) / 1000, perCall, throughput, startup, memory, faults, goals };
     writeResults(partial ? `${parts.join('-')}.json` : 'latest.json', results);
   } finally {
     await chat.close();
