@@ -159,3 +159,21 @@ describe('register() next to another tracer provider', () => {
     }
   });
 });
+
+describe('register() called again', () => {
+  it('returns the first handle and says which options of the second call were not applied', async () => {
+    const logger = recordingLogger();
+    const weft = register({ project: 'acme/first', instrumentations: [], logger, flushOnExit: false });
+    try {
+      const again = register({ project: 'acme/second', apiKey: KEY, serviceName: undefined });
+      expect(again).toBe(weft);
+      const said = logger.lines.join('\n');
+      expect(said).toContain("this call's `project`, `apiKey` were not applied");
+      expect(said).toContain('spans go to acme/first at http://127.0.0.1:4780/otel/v1/traces');
+      expect(said).not.toContain('serviceName');
+      expect(said).not.toContain(KEY);
+    } finally {
+      await weft.shutdown();
+    }
+  });
+});
