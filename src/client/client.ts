@@ -6,6 +6,7 @@ import {
   pick,
   resolveConnection,
   resolveServiceUrl,
+  unauthenticatedHint,
 } from '../config/index.js';
 import { checkLogLevel, reportOnce } from '../diagnostics.js';
 import { HttpCore, type RetryEvent } from './core/http.js';
@@ -92,6 +93,7 @@ export class Client {
         maxRetries: options.maxRetries,
         backoff: options.backoff,
         onRetry: options.onRetry,
+        unauthenticatedHint: (sent) => unauthenticatedHint(sent),
       });
     const traceCore = core(this.baseUrls.trace);
     const inferenceCore = core(this.baseUrls.inference);

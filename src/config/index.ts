@@ -19,4 +19,5 @@ export {
   pick,
   resolveConnection,
   resolveServiceUrl,
+  unauthenticatedHint,
 } from './settings.js';

@@ -228,6 +228,14 @@ export function keyInClearWarning(url: string, apiKey: string | undefined): stri
   return `the API key would travel unencrypted to ${new URL(url).host} (plain http to another machine); use https.`;
 }
 
+/**
+ * What to check when a service answers 401, naming where the key comes from (`source`), never the key: whether one
+ * was sent at all tells which. Shared by the Client's errors, the export's warning and `weft jobs watch`.
+ */
+export function unauthenticatedHint(keySent: boolean, source = `the \`apiKey\` option or ${ENV.apiKey}`): string {
+  return keySent ? ` The API key (${source}) was not accepted.` : ` No API key was sent: set ${source}.`;
+}
+
 /** A hint for failure reports: with nothing configured, weft talks to `weft dev`, which may simply not be running. */
 export function devServiceHint(baseUrl: string): string {
   return baseUrl === DEFAULT_DEV_URL
