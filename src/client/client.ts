@@ -4,6 +4,7 @@ import {
   keyInClearWarning,
   type ProjectRef,
   pick,
+  refuseOthersSpelling,
   resolveConnection,
   resolveServiceUrl,
   unauthenticatedHint,
@@ -70,6 +71,7 @@ export class Client {
   constructor(options: ClientOptions = {}) {
     // WEFT_LOG_LEVEL sets the level of the warnings below while the app has no diagnostic logger.
     checkLogLevel();
+    refuseOthersSpelling(options, { inferenceBaseURL: 'inferenceBaseUrl', trainingBaseURL: 'trainingBaseUrl', timeout: 'timeoutMs' });
     const connection = resolveConnection(options);
     this.project = connection.project;
     this.baseUrls = {

@@ -17,6 +17,7 @@ export {
   parseBaseUrl,
   parseProject,
   pick,
+  refuseOthersSpelling,
   resolveConnection,
   resolveServiceUrl,
   unauthenticatedHint,

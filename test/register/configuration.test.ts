@@ -111,6 +111,12 @@ describe('register() refuses options of the wrong type from plain JavaScript, na
     expect(redact.message).toContain('weftInstrumentations({ redactContent })');
   });
 
+  it("refuses openai's spelling of the base URL, naming weft's and its variable", () => {
+    const error = configError(() => register({ baseURL: 'https://trace.example.com' } as unknown as RegisterOptions));
+    expect(error.option).toBe('baseUrl');
+    expect(error.message).toBe("weft: there is no option `baseURL`; weft's is `baseUrl` (env WEFT_BASE_URL).");
+  });
+
   it('does not repeat a key given as a number', () => {
     expect(configError(() => register({ apiKey: 12345678 } as unknown as RegisterOptions)).message).not.toContain('12345678');
   });
