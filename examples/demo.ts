@@ -2,7 +2,7 @@
  * weft demo (`npm start`): everything on this machine, no account, no network.
  *
  * 1. starts `weft dev` (trace, inference and training stand-ins) in this process on a free port, or, with
- *    WEFT_BASE_URL set, uses the service there (e.g. `npx weft dev --api-key K`, with WEFT_API_KEY=K);
+ *    WEFT_BASE_URL set, uses the service there (e.g. `npm run dev -- --api-key K`, with WEFT_API_KEY=K);
  * 2. runs examples/quickstart.ts against it: weft traces an app that uses the real `openai` package;
  * 3. reads the traces back with weft's Client and prints them as trees.
  */
@@ -126,7 +126,7 @@ try {
     const turns = new Map<string, number>();
     for (const root of roots) if (root.thread_id) turns.set(root.thread_id, (turns.get(root.thread_id) ?? 0) + (root.turn_id ? 1 : 0));
     for (const [thread, count] of turns) console.log(`\n  thread ${thread}: ${count} turns`);
-    console.log(`\n${calls} calls, ${totalTokens} tokens from the offline model. Try it live: \`npx weft dev\`, then run the quickstart.`);
+    console.log(`\n${calls} calls, ${totalTokens} tokens from the offline model. Try it live: \`npm run dev\` (weft dev), then \`node --import tsx examples/quickstart.ts\` in another terminal.`);
   } finally {
     await client.close();
   }

@@ -13,7 +13,7 @@
  * all in one thread, so the trace service lists the run as one turn of that thread.
  *
  * Run it against the local dev service:
- *   npx weft dev                      # in another terminal
+ *   npm run dev                       # in another terminal
  *   npx tsx examples/evaluation.ts
  * Against the platform: set WEFT_BASE_URL, WEFT_PROJECT, WEFT_API_KEY, WEFT_INFERENCE_BASE_URL (and WEFT_MODEL).
  */

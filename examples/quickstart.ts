@@ -1,7 +1,7 @@
 /**
  * weft quickstart: trace an LLM app in a few lines.
  *
- * Runs against `weft dev` with no configuration (`npx weft dev` in another terminal), or against a real
+ * Runs against `weft dev` with no configuration (`npm run dev` in another terminal), or against a real
  * deployment through the environment:
  *   WEFT_BASE_URL            trace service (default: weft dev, http://127.0.0.1:4780)
  *   WEFT_INFERENCE_BASE_URL  OpenAI-compatible inference service (default: weft dev's /v1)

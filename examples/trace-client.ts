@@ -2,7 +2,7 @@
  * weft trace-client example: trace one op, then read it back, attach feedback to it, and store a small
  * dataset as a versioned object and a table — the trace service's everyday endpoints through weft's `Client`.
  *
- * Runs against `weft dev` with no configuration (`npx weft dev` in another terminal), or against a real
+ * Runs against `weft dev` with no configuration (`npm run dev` in another terminal), or against a real
  * deployment through WEFT_BASE_URL, WEFT_API_KEY and WEFT_PROJECT.
  *
  *   node --import tsx examples/trace-client.ts

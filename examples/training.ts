@@ -2,7 +2,7 @@
  * weft training example: fine-tune a model, watch the job, then chat with the result — all through weft's
  * `Client`, whose chat calls are traced like the `openai` package's.
  *
- * Runs against `weft dev` with no configuration (`npx weft dev` in another terminal), or against the real
+ * Runs against `weft dev` with no configuration (`npm run dev` in another terminal), or against the real
  * services through the environment:
  *   WEFT_TRAINING_BASE_URL   training service, ends in /v1 (default: weft dev's /v1)
  *   WEFT_INFERENCE_BASE_URL  inference service, ends in /v1 (default: weft dev's /v1)

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ENV, WeftConfigError, keyInClearWarning, parseApiKey, pick, resolveServiceUrl } from '../config/index.js';
+import { ENV, WeftConfigError, keyInClearWarning, parseApiKey, pick, resolveServiceUrl, unauthenticatedHint } from '../config/index.js';
 import { WeftAbortError, WeftError } from '../client/core/errors.js';
 import { HttpCore } from '../client/core/http.js';
 import { type JobProgress, type TrainingJobEvent, TrainingClient, type WatchJobOutcome } from '../client/training/index.js';
@@ -74,7 +74,7 @@ export async function runJobsWatch(argv: string[], io: JobsWatchIO = {}): Promis
     const baseUrl = resolveServiceUrl(parsed.baseUrl, '--base-url', ENV.trainingBaseUrl, env);
     const apiKeyValue = pick(undefined, ENV.apiKey, env);
     const apiKey = apiKeyValue === undefined ? undefined : parseApiKey(apiKeyValue);
-    core = new HttpCore({ baseUrl, apiKey });
+    core = new HttpCore({ baseUrl, apiKey, unauthenticatedHint: (sent) => unauthenticatedHint(sent, ENV.apiKey) });
     client = new TrainingClient(core, { tracing: false });
     const inClear = keyInClearWarning(baseUrl, apiKey);
     if (inClear) stderr.write(`weft jobs watch: ${inClear}\n`);

@@ -85,7 +85,12 @@ main(process.argv.slice(2)).then(
     }
     const code = (error as NodeJS.ErrnoException)?.code;
     if (code === 'EADDRINUSE') {
-      process.stderr.write('weft: the port is already in use; pick another with --port N (0 picks a free one).\n');
+      // Named, since the default port is nowhere on the command line: often it is a weft dev started before.
+      const { address, port } = error as { address?: unknown; port?: unknown };
+      const where = typeof address === 'string' && typeof port === 'number' ? `${address.includes(':') ? `[${address}]` : address}:${port}` : 'the port';
+      process.stderr.write(
+        `weft: ${where} is already in use (by a weft dev started before? weft's clients can use that one); pick another port with --port N (0 picks a free one).\n`,
+      );
     } else {
       process.stderr.write(`weft: ${(error as Error)?.message ?? String(error)}\n`);
     }

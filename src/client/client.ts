@@ -4,8 +4,10 @@ import {
   keyInClearWarning,
   type ProjectRef,
   pick,
+  refuseOthersSpelling,
   resolveConnection,
   resolveServiceUrl,
+  unauthenticatedHint,
 } from '../config/index.js';
 import { checkLogLevel, reportOnce } from '../diagnostics.js';
 import { HttpCore, type RetryEvent } from './core/http.js';
@@ -69,6 +71,7 @@ export class Client {
   constructor(options: ClientOptions = {}) {
     // WEFT_LOG_LEVEL sets the level of the warnings below while the app has no diagnostic logger.
     checkLogLevel();
+    refuseOthersSpelling(options, { inferenceBaseURL: 'inferenceBaseUrl', trainingBaseURL: 'trainingBaseUrl', timeout: 'timeoutMs' });
     const connection = resolveConnection(options);
     this.project = connection.project;
     this.baseUrls = {
@@ -92,6 +95,7 @@ export class Client {
         maxRetries: options.maxRetries,
         backoff: options.backoff,
         onRetry: options.onRetry,
+        unauthenticatedHint: (sent) => unauthenticatedHint(sent),
       });
     const traceCore = core(this.baseUrls.trace);
     const inferenceCore = core(this.baseUrls.inference);

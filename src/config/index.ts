@@ -17,6 +17,8 @@ export {
   parseBaseUrl,
   parseProject,
   pick,
+  refuseOthersSpelling,
   resolveConnection,
   resolveServiceUrl,
+  unauthenticatedHint,
 } from './settings.js';

@@ -65,6 +65,22 @@ export function kindOf(value: unknown): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
+/**
+ * Refuses an option spelled as another library spells it (`openai`'s `baseURL`, `timeout`), when weft's own is not
+ * given too: plain JavaScript would leave it unread, and the app would talk to the default service, or wait the
+ * default time, without a word. `spellings` maps each such name to weft's.
+ */
+export function refuseOthersSpelling(options: object, spellings: Readonly<Record<string, string>>): void {
+  if (typeof options !== 'object' || options === null) return;
+  const given = options as Record<string, unknown>;
+  for (const [other, own] of Object.entries(spellings)) {
+    if (given[other] === undefined || given[own] !== undefined) continue;
+    const envVar = (ENV as Record<string, string>)[own];
+    const where = envVar ? ` (env ${envVar})` : '';
+    throw new WeftConfigError(own, envVar, `weft: there is no option \`${other}\`; weft's is \`${own}\`${where}.`);
+  }
+}
+
 /** The option named for an environment variable: `WEFT_API_KEY` is `apiKey`. */
 function optionOf(envVar: string): string {
   return (Object.keys(ENV) as (keyof typeof ENV)[]).find((option) => ENV[option] === envVar) ?? envVar;
@@ -176,6 +192,7 @@ export function isLoopbackUrl(url: string): boolean {
  * (the local dev service). A project is required only when the service is not on this machine.
  */
 export function resolveConnection(options: ConnectionOptions = {}, env: Env = process.env): Connection {
+  refuseOthersSpelling(options, { baseURL: 'baseUrl' });
   const baseUrlValue = pick(options.baseUrl, ENV.baseUrl, env);
   const baseUrl = baseUrlValue === undefined ? DEFAULT_DEV_URL : parseBaseUrl(baseUrlValue);
   const apiKeyValue = pick(options.apiKey, ENV.apiKey, env);
@@ -226,6 +243,14 @@ function traceBaseUrlFrom(env: Env): string | undefined {
 export function keyInClearWarning(url: string, apiKey: string | undefined): string | undefined {
   if (apiKey === undefined || new URL(url).protocol !== 'http:' || isLoopbackUrl(url)) return undefined;
   return `the API key would travel unencrypted to ${new URL(url).host} (plain http to another machine); use https.`;
+}
+
+/**
+ * What to check when a service answers 401, naming where the key comes from (`source`), never the key: whether one
+ * was sent at all tells which. Shared by the Client's errors, the export's warning and `weft jobs watch`.
+ */
+export function unauthenticatedHint(keySent: boolean, source = `the \`apiKey\` option or ${ENV.apiKey}`): string {
+  return keySent ? ` The API key (${source}) was not accepted.` : ` No API key was sent: set ${source}.`;
 }
 
 /** A hint for failure reports: with nothing configured, weft talks to `weft dev`, which may simply not be running. */

@@ -14,6 +14,24 @@ const isAttributeValue = (value: unknown): boolean =>
   typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 
 const LOGGER_METHODS = ['error', 'warn', 'info', 'debug', 'verbose'] as const;
+/** What OTel's registerInstrumentations() calls on each instrumentation. */
+const INSTRUMENTATION_METHODS = ['enable', 'disable', 'setTracerProvider'] as const;
+/** Options of weftInstrumentations() that an app may take for register()'s. */
+const CHAT_TRACING_OPTIONS = ['captureContent', 'redactContent', 'maxMessageLength', 'maxAttributeLength', 'requestStreamUsage'] as const;
+
+/** Each entry an instrumentation, or an array of them: OTel's registerInstrumentations() flattens nested arrays. */
+function checkInstrumentations(list: unknown[], path: string): void {
+  for (const [i, entry] of list.entries()) {
+    if (Array.isArray(entry)) {
+      checkInstrumentations(entry, `${path}[${i}]`);
+      continue;
+    }
+    const methods = entry as Record<string, unknown> | null;
+    if (typeof methods !== 'object' || methods === null || INSTRUMENTATION_METHODS.some((m) => typeof methods[m] !== 'function')) {
+      refuse(`${path}[${i}]`, `an instrumentation (with ${INSTRUMENTATION_METHODS.join(', ')}), such as weftInstrumentations()'s`, entry);
+    }
+  }
+}
 
 /**
  * Checks the types of the options `register()` reads itself, for apps without TypeScript: a wrong type would
@@ -36,8 +54,18 @@ export function checkRegisterOptions(options: unknown): RegisterOptions {
       if (!ok) refuse(`resourceAttributes.${name}`, 'a string, number or boolean (or an array of them)', value);
     }
   }
-  if (instrumentations !== undefined && !Array.isArray(instrumentations)) {
-    refuse('instrumentations', 'an array of instrumentations (`[]` for none)', instrumentations);
+  if (instrumentations !== undefined) {
+    if (!Array.isArray(instrumentations)) refuse('instrumentations', 'an array of instrumentations (`[]` for none)', instrumentations);
+    checkInstrumentations(instrumentations, 'instrumentations');
+  }
+  for (const name of CHAT_TRACING_OPTIONS) {
+    if ((options as Record<string, unknown>)[name] === undefined) continue;
+    // Ignored here, it would leave content recorded that the app asked to leave out: it belongs to the instrumentation.
+    throw new WeftConfigError(
+      name,
+      name === 'captureContent' ? 'WEFT_CAPTURE_CONTENT' : undefined,
+      `weft: \`${name}\` is not an option of register() but of weft's instrumentations: register({ instrumentations: weftInstrumentations({ ${name} }) })${name === 'captureContent' ? ', or env WEFT_CAPTURE_CONTENT' : ''}.`,
+    );
   }
   if (spanProcessors !== undefined) {
     if (!Array.isArray(spanProcessors)) refuse('spanProcessors', 'an array of span processors', spanProcessors);

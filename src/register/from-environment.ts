@@ -1,5 +1,5 @@
 import { WeftConfigError } from '../config/index.js';
-import { register } from './register.js';
+import { registerZeroCode } from './register.js';
 
 /**
  * `register()` configured by the environment alone, for the zero-code entry points (`weft/register`). Nothing
@@ -9,7 +9,7 @@ import { register } from './register.js';
  */
 export function registerFromEnvironment(): void {
   try {
-    register();
+    registerZeroCode();
   } catch (error) {
     const reason = error instanceof WeftConfigError ? error.message : `weft: could not start tracing: ${String(error)}`;
     process.emitWarning(`${reason} Tracing is off for this process.`, { code: 'WEFT_REGISTER' });

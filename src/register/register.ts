@@ -74,8 +74,31 @@ export interface WeftHandle {
 
 // One registration per process, shared by the ESM and CommonJS copies of weft when both are loaded.
 const STATE_KEY = Symbol.for('weft.register.handle');
-type GlobalState = { [STATE_KEY]?: WeftHandle };
+// The handle weft/register made, from the environment: an app started with it that calls register() too is told so.
+const ZERO_CODE_KEY = Symbol.for('weft.register.zero-code-handle');
+type GlobalState = { [STATE_KEY]?: WeftHandle; [ZERO_CODE_KEY]?: WeftHandle };
 const state = globalThis as GlobalState;
+
+/**
+ * What a second register() says: the first registration stays as it was, so the options of this call change nothing.
+ * An app started with `--import weft/register` (or `-r`) that also calls `register({ project })` would otherwise send
+ * its spans elsewhere than it asked, with no word of which of its options went unused.
+ */
+function registeredAgain(existing: WeftHandle, given: unknown): string {
+  const unused =
+    typeof given === 'object' && given !== null
+      ? Object.entries(given)
+          .filter(([, value]) => value !== undefined)
+          .map(([name]) => `\`${name}\``)
+      : [];
+  const where = existing.endpoint
+    ? `spans go to ${existing.project} at ${existing.endpoint}`
+    : 'tracing is off, as the first call said';
+  if (unused.length === 0) return `register() was called again; the first registration stays (${where}).`;
+  const said = `register() was called again: this call's ${unused.join(', ')} ${unused.length === 1 ? 'was' : 'were'} not applied; the first registration stays (${where}).`;
+  if (state[ZERO_CODE_KEY] !== existing) return said;
+  return `${said} It was weft/register's (node --import or -r weft/register), made from the environment: set WEFT_PROJECT, WEFT_API_KEY, WEFT_BASE_URL or OTEL_SERVICE_NAME there, or start the app without weft/register (an ES module app then patches openai with instrumentOpenAI(OpenAI)).`;
+}
 
 function safely(what: string, work: () => Promise<void>): Promise<void> {
   return work().catch(reportFailure(what));
@@ -148,8 +171,10 @@ function globalContextWorks(): boolean {
  * `{baseUrl}/otel/v1/traces`, enables weft's instrumentations, and flushes at exit. Call it once, first thing.
  * With no options and no environment, spans go to `weft dev` on this machine.
  *
- * A second call warns and returns the first handle. If another global tracer provider exists, weft does not
- * replace it: it warns, keeps its own provider non-global, and tells you how to add weft to yours instead
+ * A second call returns the first handle, unchanged: its options are not applied, and it warns, naming them (under
+ * `weft/register`, which registers first, from the environment, set the `WEFT_*` variables instead).
+ * If another global tracer provider exists, weft does not replace it: it warns, keeps its own provider non-global,
+ * and tells you how to add weft to yours instead
  * ({@link weftSpanProcessor}, `WeftContextSpanProcessor` and `weftInstrumentations()`).
  *
  * With `OTEL_SDK_DISABLED=true` it sets up nothing and returns a handle whose methods do nothing.
@@ -164,7 +189,7 @@ function globalContextWorks(): boolean {
 export function register(given?: RegisterOptions): WeftHandle {
   const existing = state[STATE_KEY];
   if (existing) {
-    warn('register() was called again; returning the first registration (nothing was added).');
+    warn(registeredAgain(existing, given));
     return existing;
   }
   // Validate everything before anything global changes, the logger included.
@@ -283,11 +308,24 @@ export function register(given?: RegisterOptions): WeftHandle {
             }
           }
           if (state[STATE_KEY] === handle) delete state[STATE_KEY];
+          if (state[ZERO_CODE_KEY] === handle) delete state[ZERO_CODE_KEY];
         }
       });
       return stopping;
     },
   };
   state[STATE_KEY] = handle;
+  return handle;
+}
+
+/**
+ * register() from the environment alone, as weft/register does it; a later register() of the app says that its own
+ * options were not applied, and why.
+ *
+ * @internal
+ */
+export function registerZeroCode(): WeftHandle {
+  const handle = register();
+  state[ZERO_CODE_KEY] = handle;
   return handle;
 }

@@ -5,9 +5,15 @@ import type { ExportStats } from './export-stats.js';
 import type { OtlpExporter } from './otlp-exporter.js';
 
 /** Statuses that will not get better by sending the same spans again. */
-function isPermanent(error: unknown): boolean {
+/** The HTTP status of a failed export, when the service answered. */
+function statusOf(error: unknown): number | undefined {
   const status = (error as { code?: unknown } | undefined)?.code;
-  return typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429;
+  return typeof status === 'number' ? status : undefined;
+}
+
+function isPermanent(error: unknown): boolean {
+  const status = statusOf(error);
+  return status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
 }
 
 function describe(error: unknown): string {
@@ -65,6 +71,8 @@ export class ResilientExporter implements SpanExporter {
     private readonly maxBatchSize: number,
     /** Appended to the first failure report, e.g. how to start the local dev service. */
     private readonly hint = '',
+    /** Appended to the report of an export refused with this status: what to check, naming the option and variable. */
+    private readonly refusedHint: (status: number | undefined) => string = () => ' Check the API key and project.',
   ) {}
 
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
@@ -250,7 +258,7 @@ export class ResilientExporter implements SpanExporter {
       this.stats.spansDropped += batch.length;
       reportOnce(
         `export-rejected ${this.target}`,
-        `spans were refused by ${this.target} (${describe(error)}); ${batch.length} dropped. Check the API key and project.`,
+        `spans were refused by ${this.target} (${describe(error)}); ${batch.length} dropped.${this.refusedHint(statusOf(error))}`,
       );
       return;
     }

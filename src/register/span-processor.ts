@@ -1,7 +1,16 @@
 import type { Context } from '@opentelemetry/api';
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { BatchSpanProcessor, type ReadableSpan, type Span, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { type Connection, devServiceHint, joinUrl, keyInClearWarning, type ProjectRef, resolveConnection } from '../config/index.js';
+import {
+  type Connection,
+  devServiceHint,
+  ENV,
+  joinUrl,
+  keyInClearWarning,
+  type ProjectRef,
+  resolveConnection,
+  unauthenticatedHint,
+} from '../config/index.js';
 import { kindOf, WeftConfigError } from '../config/index.js';
 import { VERSION } from '../version.js';
 import { BoundedBatchProcessor } from './bounded-batch-processor.js';
@@ -266,7 +275,13 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
     );
     return taken === 0 ? undefined : refused + spans.length - taken;
   };
-  const exporter = new ResilientExporter(otlp, stats, host, batch.maxRetrySpans, maxExportBatchSize, hint);
+  const keySent = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+  const refusedHint = (status: number | undefined): string => {
+    if (status === 401) return unauthenticatedHint(keySent);
+    if (status === 404) return ` Nothing takes spans at ${url}: check the \`baseUrl\` option or ${ENV.baseUrl}.`;
+    return ` Check the API key (the \`apiKey\` option or ${ENV.apiKey}) and the project ${connection.project.id} (the \`project\` option or ${ENV.project}).`;
+  };
+  const exporter = new ResilientExporter(otlp, stats, host, batch.maxRetrySpans, maxExportBatchSize, hint, refusedHint);
   const bsp = new BatchSpanProcessor(exporter, {
     maxQueueSize: batch.maxQueueSize,
     maxExportBatchSize,

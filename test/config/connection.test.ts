@@ -1,6 +1,6 @@
 import { DiagLogLevel, diag } from '@opentelemetry/api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Client, WeftNotFoundError } from 'weft';
+import { Client, type ClientOptions, WeftNotFoundError } from 'weft';
 import { type DevService, startDevService } from 'weft/dev';
 import { configError } from '../helpers/config-error.js';
 
@@ -33,6 +33,28 @@ describe('new Client() refuses connection options of the wrong type from plain J
 
   it('does not repeat a key given as a number', () => {
     expect(configError(() => new Client({ apiKey: 12345678 as unknown as string })).message).not.toContain('12345678');
+  });
+});
+
+describe("new Client() refuses openai's spelling of an option, which it would otherwise leave unread", () => {
+  const cases: [string, string, string][] = [
+    ['baseURL', 'baseUrl', ' (env WEFT_BASE_URL)'],
+    ['inferenceBaseURL', 'inferenceBaseUrl', ' (env WEFT_INFERENCE_BASE_URL)'],
+    ['trainingBaseURL', 'trainingBaseUrl', ' (env WEFT_TRAINING_BASE_URL)'],
+    ['timeout', 'timeoutMs', ''],
+  ];
+  for (const [other, own, env] of cases) {
+    it(`names \`${own}\` for \`${other}\``, () => {
+      const error = configError(() => new Client({ [other]: other === 'timeout' ? 5000 : 'http://127.0.0.1:5000' } as ClientOptions));
+      expect(error.option).toBe(own);
+      expect(error.message).toBe(`weft: there is no option \`${other}\`; weft's is \`${own}\`${env}.`);
+    });
+  }
+
+  it('takes weft\'s own when both are given, as an object shared with openai\'s client may have them', async () => {
+    const client = new Client({ baseUrl: 'http://127.0.0.1:5000', baseURL: 'http://127.0.0.1:6000' } as ClientOptions);
+    expect(client.baseUrls.trace).toBe('http://127.0.0.1:5000');
+    await client.close();
   });
 });
 

@@ -25,6 +25,20 @@ describe('the weft command', () => {
     }
   });
 
+  it('names the address it could not listen on when another process holds it, and exits 1', async () => {
+    const { running, url } = await startDev(['--port', '0']);
+    try {
+      const port = new URL(url).port;
+      const result = await runNode([CLI, 'dev', '--port', port]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`weft: 127.0.0.1:${port} is already in use`);
+      expect(result.stderr).toContain('--port N');
+    } finally {
+      running.child.kill('SIGTERM');
+      await running.exited;
+    }
+  });
+
   it('prints the variables that point all three clients at it when it is not on the default port', async () => {
     const { running, url } = await startDev(['--port', '0']);
     running.child.kill('SIGTERM');

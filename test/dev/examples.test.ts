@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runNode } from '../helpers/child.js';
+import { runNode, startNode } from '../helpers/child.js';
 import { devService, streamQuery } from './support.js';
 
 // The examples run with tsx, which resolves `weft` to the source through tsconfig.json's paths.
@@ -14,6 +15,16 @@ describe('the examples', () => {
     expect(result.stdout).toMatch(/ {2}├─ get_weather.*\n {2}└─ chat meta-llama/);
     expect(result.stdout).toMatch(/│ {2}└─ chat meta-llama\/Llama-3\.1-8B-Instruct\s+meta-llama\/Llama-3\.1-8B-Instruct\s+14 \(8→6\)/);
     expect(result.stdout).toMatch(/thread eval-\S+: 3 turns/);
+  });
+
+  it('npm run dev, which the demo says to try next, starts weft dev in a clone, where `npx weft` finds no command', async () => {
+    const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
+    const [node, ...args] = scripts.dev!.split(' ');
+    expect(node).toBe('node');
+    const dev = startNode([...args, '--port', '0']);
+    await dev.waitForOutput('weft dev listening on http://127.0.0.1:');
+    dev.child.kill('SIGTERM');
+    expect((await dev.exited).code).toBe(0);
   });
 
   it('the quickstart runs on its own against a dev service given by the environment', async () => {

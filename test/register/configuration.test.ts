@@ -78,6 +78,7 @@ describe('register() refuses options of the wrong type from plain JavaScript, na
     ['apiKey', { apiKey: 12345678 }, 'a string'],
     ['serviceName', { serviceName: 5 }, 'a string'],
     ['instrumentations', { instrumentations: 'openai' }, 'an array'],
+    ['instrumentations[1][0]', { instrumentations: [[], ['openai'], 5] }, 'an instrumentation'],
     ['resourceAttributes', { resourceAttributes: 'x=y' }, 'an object'],
     ['resourceAttributes.team', { resourceAttributes: { team: { name: 'x' } } }, 'a string, number or boolean'],
     ['batch', { batch: 5 }, 'an object'],
@@ -98,6 +99,22 @@ describe('register() refuses options of the wrong type from plain JavaScript, na
   it('names the variables of the options that have one', () => {
     expect(configError(() => register({ baseUrl: 42 } as unknown as RegisterOptions)).message).toContain('WEFT_BASE_URL');
     expect(configError(() => register({ serviceName: 5 } as unknown as RegisterOptions)).envVar).toBe('OTEL_SERVICE_NAME');
+  });
+
+  it('refuses content capture among its options, where leaving it unread would record the content, and says where it goes', () => {
+    const error = configError(() => register({ captureContent: 'none' } as unknown as RegisterOptions));
+    expect(error.option).toBe('captureContent');
+    expect(error.envVar).toBe('WEFT_CAPTURE_CONTENT');
+    expect(error.message).toContain('register({ instrumentations: weftInstrumentations({ captureContent }) })');
+    expect(error.message).toContain('WEFT_CAPTURE_CONTENT');
+    const redact = configError(() => register({ redactContent: () => null } as unknown as RegisterOptions));
+    expect(redact.message).toContain('weftInstrumentations({ redactContent })');
+  });
+
+  it("refuses openai's spelling of the base URL, naming weft's and its variable", () => {
+    const error = configError(() => register({ baseURL: 'https://trace.example.com' } as unknown as RegisterOptions));
+    expect(error.option).toBe('baseUrl');
+    expect(error.message).toBe("weft: there is no option `baseURL`; weft's is `baseUrl` (env WEFT_BASE_URL).");
   });
 
   it('does not repeat a key given as a number', () => {
@@ -156,6 +173,24 @@ describe('register() next to another tracer provider', () => {
       await weft.shutdown();
     } finally {
       if (name) Object.defineProperty(noopClass, 'name', name);
+    }
+  });
+});
+
+describe('register() called again', () => {
+  it('returns the first handle and says which options of the second call were not applied', async () => {
+    const logger = recordingLogger();
+    const weft = register({ project: 'acme/first', instrumentations: [], logger, flushOnExit: false });
+    try {
+      const again = register({ project: 'acme/second', apiKey: KEY, serviceName: undefined });
+      expect(again).toBe(weft);
+      const said = logger.lines.join('\n');
+      expect(said).toContain("this call's `project`, `apiKey` were not applied");
+      expect(said).toContain('spans go to acme/first at http://127.0.0.1:4780/otel/v1/traces');
+      expect(said).not.toContain('serviceName');
+      expect(said).not.toContain(KEY);
+    } finally {
+      await weft.shutdown();
     }
   });
 });

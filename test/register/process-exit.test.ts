@@ -136,6 +136,21 @@ describe('zero-code start with weft/register', () => {
     expect(receiver.spans().map((s) => s.name)).toEqual(['zero-code-cjs']);
   });
 
+  it('says which options of an app that also calls register() were not applied, and what to do instead', async () => {
+    const result = await runNode(['--import', 'weft/register', fixture('register-again.mjs')], {
+      WEFT_BASE_URL: receiver.url,
+      WEFT_PROJECT: 'acme/zero',
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('project acme/zero');
+    expect(result.stderr).toContain("register() was called again: this call's `project`, `serviceName` were not applied");
+    expect(result.stderr).toContain(`spans go to acme/zero at ${receiver.url}/otel/v1/traces`);
+    expect(result.stderr).toContain('weft/register');
+    expect(result.stderr).toContain('WEFT_PROJECT');
+    expect(result.stderr).toContain('instrumentOpenAI(OpenAI)');
+    expect(receiver.spans()[0]?.resource).toMatchObject({ 'wandb.entity': 'acme', 'wandb.project': 'zero' });
+  });
+
   it('starts the app untraced, with a clear warning, when the environment is wrong', async () => {
     const result = await runNode(['--import', 'weft/register', fixture('zero-code.mjs')], {
       WEFT_BASE_URL: receiver.url,

@@ -64,6 +64,8 @@ export interface ApiErrorInit {
   retryAfterMs: number | undefined;
   /** Strings that must never appear in the message (the API key). */
   secrets?: readonly string[] | undefined;
+  /** Added to the message: what to check, e.g. where the API key comes from after a 401. */
+  hint?: string | undefined;
 }
 
 /** The service answered with a status outside 2xx. See the subclasses for the common statuses. */
@@ -93,7 +95,8 @@ export class WeftApiError extends WeftError {
     const parsed = readErrorBody(init.body, init.status);
     const serverMessage = redact(parsed.message, init.secrets);
     const suffix = init.requestId ? ` (request id ${init.requestId})` : '';
-    super(`weft: ${init.method} ${init.path} failed with ${init.status}: ${serverMessage}${suffix}`, init.method, init.path);
+    const hint = init.hint ? ` ${init.hint.trim()}` : '';
+    super(`weft: ${init.method} ${init.path} failed with ${init.status}: ${serverMessage}${suffix}${hint}`, init.method, init.path);
     this.status = init.status;
     this.serverMessage = serverMessage;
     this.detail = redactValue(parsed.detail, init.secrets);

@@ -77,7 +77,7 @@ import {
   parseRetryAfter,
 } from './retry.js';
 import { type QueryParams, buildUrl } from './url.js';
-import { checkHeaders, checkedBackoff, checkedIdempotent, checkedOnRetry, checkedSignal, retryCount, timerMs } from './options.js';
+import { checkHeaders, checkedBackoff, checkedFunction, checkedIdempotent, checkedOnRetry, checkedSignal, retryCount, timerMs } from './options.js';
 import { DEFAULT_USER_AGENT } from './version.js';
 import { LazyAgent, loadUndici } from './undici.js';
 import { rememberCredentialHeaders, rememberSecret } from '../../secrets.js';
@@ -124,6 +124,11 @@ export interface HttpCoreOptions {
   backoff?: BackoffOptions | undefined;
   /** Called before each retry (for logging or metrics); what it throws is ignored. */
   onRetry?: ((event: RetryEvent) => void) | undefined;
+  /**
+   * What a 401's error message adds, given whether credentials were sent (an API key, or an `authorization`
+   * header): where the key comes from, say. Default: that no key was sent, or that it was not accepted.
+   */
+  unauthenticatedHint?: ((credentialsSent: boolean) => string) | undefined;
   /**
    * An undici dispatcher to share between cores (or a {@link LazyAgent}, made on first use); when absent the core
    * makes (and `close()` closes) its own Agent.
@@ -215,6 +220,7 @@ export class HttpCore {
   private readonly maxRetries: number;
   private readonly backoff: BackoffOptions;
   private readonly onRetry: ((event: RetryEvent) => void) | undefined;
+  readonly #unauthenticatedHint: (credentialsSent: boolean) => string;
 
   constructor(options: HttpCoreOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -224,6 +230,9 @@ export class HttpCore {
     this.maxRetries = retryCount(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries');
     this.backoff = checkedBackoff(options.backoff ?? {});
     this.onRetry = checkedOnRetry(options.onRetry);
+    this.#unauthenticatedHint =
+      checkedFunction(options.unauthenticatedHint, 'unauthenticatedHint') ??
+      ((sent) => (sent ? 'The API key was not accepted.' : 'No API key was sent.'));
     checkHeaders(options.headers);
     // Every attempt in flight listens to it (and removes its listener when done, or when the caller's response is
     // collected unfinished: see GuardedBody): many at once are no leak.
@@ -364,6 +373,7 @@ export class HttpCore {
   private async attempt(options: RequestOptions, encoded: EncodedBody | undefined): Promise<RawResponse> {
     const { method, path } = options;
     const timeoutMs = timerMs(options.timeoutMs, this.timeoutMs, 'timeoutMs');
+    const sent = this.headersFor(options, encoded);
     const guard = new AttemptGuard(options.signal, this.#closing.signal, timeoutMs, method, path);
     let response: Dispatcher.ResponseData;
     try {
@@ -372,7 +382,7 @@ export class HttpCore {
       response = await request(buildUrl(this.baseUrl, path, options.query), {
         dispatcher,
         method,
-        headers: this.headersFor(options, encoded),
+        headers: sent,
         body: encoded?.open() ?? null,
         signal: guard.signal,
         // The guard's timer covers the wait for headers; undici's body timeout covers silence mid-body.
@@ -399,6 +409,7 @@ export class HttpCore {
       requestId,
       retryAfterMs: parseRetryAfter(headers),
       secrets: this.#secretList(),
+      hint: response.statusCode === 401 ? this.unauthenticated(sent.authorization !== undefined) : undefined,
     });
   }
 
@@ -418,6 +429,15 @@ export class HttpCore {
   /** What `console.log` and `util.inspect` show: the same as {@link HttpCore.toJSON}. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `HttpCore ${JSON.stringify(this.toJSON())}`;
+  }
+
+  /** What a 401's message adds; a hint that throws adds nothing rather than replace the service's answer. */
+  private unauthenticated(credentialsSent: boolean): string | undefined {
+    try {
+      return this.#unauthenticatedHint(credentialsSent);
+    } catch {
+      return undefined;
+    }
   }
 
   /** The values an error must never show. */

@@ -40,9 +40,14 @@ export function checkedBackoff(backoff: BackoffOptions): BackoffOptions {
 
 /** `onRetry`: a function, or nothing. */
 export function checkedOnRetry<F>(value: F | undefined | null): F | undefined {
+  return checkedFunction(value, 'onRetry');
+}
+
+/** An option that takes a function (`onRetry`, `unauthenticatedHint`), or nothing. */
+export function checkedFunction<F>(value: F | undefined | null, option: string): F | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'function') {
-    throw new WeftConfigError('onRetry', undefined, `weft: option \`onRetry\` must be a function, got ${kindOf(value)}.`);
+    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be a function, got ${kindOf(value)}.`);
   }
   return value;
 }

@@ -39,10 +39,15 @@ export function captureSides(capture: CaptureContent): { readonly input: boolean
  * something that is not a `{ role, parts: [{ type, … }] }` message), that side's content is left out and the
  * rest of the span is recorded as usual.
  *
+ * A part's `type` alone does not narrow it: another part may have any `type` (`GenAIGenericPart`), so check
+ * its `content` too.
+ *
  * @example
  * redactContent: (messages) => messages.map((m) => ({
  *   ...m,
- *   parts: m.parts.map((p) => (p.type === 'text' ? { ...p, content: p.content.replace(/\d{16}/g, '[card]') } : p)),
+ *   parts: m.parts.map((p) =>
+ *     p.type === 'text' && typeof p.content === 'string' ? { ...p, content: p.content.replace(/\d{16}/g, '[card]') } : p,
+ *   ),
  * }))
  */
 export type ContentRedactor = (
