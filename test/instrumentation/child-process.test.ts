@@ -73,6 +73,49 @@ describe('an app started with weft/register', () => {
   });
 });
 
+describe('an ES module app started with --import weft/register after another registration', () => {
+  // What the plain call of chat-calls.mjs records, with or without its content.
+  const plainCall = (withContent: boolean) => ({
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.provider.name': 'openai',
+    'gen_ai.request.model': 'gpt-4o-mini',
+    'server.address': '127.0.0.1',
+    'server.port': peers.server.port,
+    'gen_ai.response.id': 'chatcmpl-hello',
+    'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
+    'gen_ai.response.finish_reasons': ['stop'],
+    'gen_ai.usage.input_tokens': 12,
+    'gen_ai.usage.output_tokens': 3,
+    'llm.usage.total_tokens': 15,
+    ...(withContent
+      ? {
+          'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }]),
+          'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'Hello there!' }], finish_reason: 'stop' }]),
+        }
+      : {}),
+  });
+
+  it('is traced when -r weft/register came first, which registered before the loader hook was there', async () => {
+    const result = await runNode(['-r', 'weft/register', '--import', 'weft/register', fixture('chat-calls.mjs')], env());
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ content: 'Hello there!', chunks: 5, stream: 'Stream' });
+    const spans = peers.receiver.spans();
+    expect(spans.map((s) => s.name)).toEqual(['chat gpt-4o-mini', 'chat gpt-4o-mini']);
+    expect(spans[0]?.attributes).toEqual(plainCall(true));
+  });
+
+  it('is traced with the options of its own preload, which called register() before --import weft/register', async () => {
+    const result = await runNode(['--import', fixture('own-setup.mjs'), '--import', 'weft/register', fixture('chat-calls.mjs')], env());
+    // weft/register joins the app's registration: no warning of a second register().
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const spans = peers.receiver.spans();
+    expect(spans.map((s) => s.name)).toEqual(['chat gpt-4o-mini', 'chat gpt-4o-mini']);
+    expect(spans[0]?.attributes).toEqual(plainCall(false));
+  });
+});
+
 describe('content settings from the environment', () => {
   const INPUT = 'gen_ai.input.messages';
   const OUTPUT = 'gen_ai.output.messages';
