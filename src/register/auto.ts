@@ -7,7 +7,7 @@
  * shares this one copy.
  */
 import { register as registerLoader } from 'node:module';
-import { createAddHookMessageChannel } from 'import-in-the-middle';
+import { createAddHookMessageChannel, Hook } from 'import-in-the-middle';
 import { registerFromEnvironment } from 'weft';
 
 const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
@@ -22,7 +22,24 @@ try {
   const message = `weft/register could not install its loader hook (${reason}): \`import\` of openai is not traced.`;
   process.emitWarning(message, { code: 'WEFT_REGISTER' });
 }
-registerFromEnvironment();
-// The instrumentations have told the loader which modules to hook; the app may import only once it knows. Without a
-// loader nobody answers, and waiting would hold the app forever.
-if (hooked) await waitForAllMessagesAcknowledged();
+const registration = registerFromEnvironment();
+if (hooked) {
+  // An instrumentation tells the loader which modules to hook as it is enabled. One enabled before the loader was
+  // installed (a registration the app's own preload made first, or `-r weft/register` given too) told nobody, and the
+  // app's `import` of openai would go untraced: the loader is told its modules now. Told twice, it hooks them once.
+  const modules = moduleNames(registration?.instrumentations ?? []);
+  if (modules.length > 0) new Hook(modules, () => undefined).unhook();
+  // The app may import only once the loader knows. Without a loader nobody answers, and waiting would hold the app
+  // forever.
+  await waitForAllMessagesAcknowledged();
+}
+
+/** The modules `instrumentations` patch (an `InstrumentationBase`'s module definitions), nested lists included. */
+function moduleNames(instrumentations: readonly unknown[]): string[] {
+  const names = new Set<string>();
+  for (const instrumentation of instrumentations.flat(Number.POSITIVE_INFINITY)) {
+    const definitions = (instrumentation as { getModuleDefinitions?: () => readonly { name: string }[] }).getModuleDefinitions?.() ?? [];
+    for (const definition of definitions) names.add(definition.name);
+  }
+  return [...names];
+}

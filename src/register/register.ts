@@ -167,6 +167,15 @@ function globalContextWorks(): boolean {
 
 
 /**
+ * The registration of this process, made by any copy of weft, if there is one.
+ *
+ * @internal
+ */
+export function existingRegistration(): WeftHandle | undefined {
+  return state[STATE_KEY];
+}
+
+/**
  * Starts tracing: builds a tracer provider that exports spans as OTLP protobuf to the trace service's
  * `{baseUrl}/otel/v1/traces`, enables weft's instrumentations, and flushes at exit. Call it once, first thing.
  * With no options and no environment, spans go to `weft dev` on this machine.

@@ -61,19 +61,107 @@ describe('an app started with weft/register', () => {
     expect(JSON.parse(result.stdout)).toEqual({ distinct: true, esm: 'Hello there!', cjs: 'Hello there!' });
     expect(peers.receiver.spans().map((s) => s.name).sort()).toEqual(['chat cjs-copy', 'chat esm-copy']);
   });
+
+  it('unpatches both copies of openai when the instrumentation is disabled', async () => {
+    const result = await runNode(['--import', 'weft/register', fixture('dual-copies-disable.mjs')], env());
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    // Each copy's `create` is openai's own again, the one weft's wrapper had replaced.
+    expect(JSON.parse(result.stdout)).toEqual({ esm: { changed: true, original: true }, cjs: { changed: true, original: true } });
+    expect(peers.server.requests.map((r) => r.body.model)).toEqual(['esm-before', 'cjs-before', 'esm-after', 'cjs-after']);
+    expect(peers.receiver.spans().map((s) => s.name).sort()).toEqual(['chat cjs-before', 'chat esm-before']);
+  });
+});
+
+describe('an ES module app started with --import weft/register after another registration', () => {
+  // What the plain call of chat-calls.mjs records, with or without its content.
+  const plainCall = (withContent: boolean) => ({
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.provider.name': 'openai',
+    'gen_ai.request.model': 'gpt-4o-mini',
+    'server.address': '127.0.0.1',
+    'server.port': peers.server.port,
+    'gen_ai.response.id': 'chatcmpl-hello',
+    'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
+    'gen_ai.response.finish_reasons': ['stop'],
+    'gen_ai.usage.input_tokens': 12,
+    'gen_ai.usage.output_tokens': 3,
+    'llm.usage.total_tokens': 15,
+    ...(withContent
+      ? {
+          'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }]),
+          'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'Hello there!' }], finish_reason: 'stop' }]),
+        }
+      : {}),
+  });
+
+  it('is traced when -r weft/register came first, which registered before the loader hook was there', async () => {
+    const result = await runNode(['-r', 'weft/register', '--import', 'weft/register', fixture('chat-calls.mjs')], env());
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ content: 'Hello there!', chunks: 5, stream: 'Stream' });
+    const spans = peers.receiver.spans();
+    expect(spans.map((s) => s.name)).toEqual(['chat gpt-4o-mini', 'chat gpt-4o-mini']);
+    expect(spans[0]?.attributes).toEqual(plainCall(true));
+  });
+
+  it('is traced with the options of its own preload, which called register() before --import weft/register', async () => {
+    const result = await runNode(['--import', fixture('own-setup.mjs'), '--import', 'weft/register', fixture('chat-calls.mjs')], env());
+    // weft/register joins the app's registration: no warning of a second register().
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const spans = peers.receiver.spans();
+    expect(spans.map((s) => s.name)).toEqual(['chat gpt-4o-mini', 'chat gpt-4o-mini']);
+    expect(spans[0]?.attributes).toEqual(plainCall(false));
+  });
 });
 
 describe('content settings from the environment', () => {
-  it('records no message content with WEFT_CAPTURE_CONTENT=none', async () => {
-    const result = await runNode(['--import', 'weft/register', fixture('chat-calls.mjs')], { ...env(), WEFT_CAPTURE_CONTENT: 'none' });
-    expect(result.code).toBe(0);
-    const spans = peers.receiver.spans();
-    expect(spans).toHaveLength(2);
-    for (const span of spans) {
-      expect(Object.keys(span.attributes).filter((k) => k.endsWith('.messages') || k.endsWith('instructions'))).toEqual([]);
-      expect(span.attributes['llm.usage.total_tokens']).toBe(15);
-    }
-  });
+  const INPUT = 'gen_ai.input.messages';
+  const OUTPUT = 'gen_ai.output.messages';
+  for (const [variables, recorded] of [
+    [{ WEFT_CAPTURE_CONTENT: 'none' }, []],
+    [{ WEFT_CAPTURE_CONTENT: 'input' }, [INPUT]],
+    [{ WEFT_CAPTURE_CONTENT: 'output' }, [OUTPUT]],
+    [{ OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'false' }, []],
+    [{ OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true' }, [INPUT, OUTPUT]],
+    // weft's own variable wins over the one it shares with other instrumentations.
+    [{ OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'false', WEFT_CAPTURE_CONTENT: 'output' }, [OUTPUT]],
+  ] as const) {
+    const setting = Object.entries(variables)
+      .map(([name, value]) => `${name}=${value}`)
+      .join(' ');
+    it(`records ${recorded.length === 0 ? 'no message content' : recorded.join(' and ')} with ${setting}, and all the rest`, async () => {
+      const result = await runNode(['--import', 'weft/register', fixture('chat-calls.mjs')], { ...env(), ...variables });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      const [plain, streamed] = peers.receiver.spans();
+      const content = {
+        [INPUT]: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }]),
+        [OUTPUT]: JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'Hello there!' }], finish_reason: 'stop' }]),
+      };
+      const expected = {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': 'openai',
+        'gen_ai.request.model': 'gpt-4o-mini',
+        'server.address': '127.0.0.1',
+        'server.port': peers.server.port,
+        'gen_ai.response.id': 'chatcmpl-hello',
+        'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
+        'gen_ai.response.finish_reasons': ['stop'],
+        'gen_ai.usage.input_tokens': 12,
+        'gen_ai.usage.output_tokens': 3,
+        'llm.usage.total_tokens': 15,
+        ...Object.fromEntries(recorded.map((key) => [key, content[key]])),
+      };
+      expect(plain?.attributes).toEqual(expected);
+      expect(streamed?.attributes).toEqual({
+        ...expected,
+        'gen_ai.request.stream': true,
+        'gen_ai.response.time_to_first_chunk': expect.any(Number),
+      });
+    });
+  }
 
   it('keeps content valid JSON within the SDK’s attribute length limit', async () => {
     const result = await runNode(['--import', 'weft/register', fixture('long-message.mjs')], {

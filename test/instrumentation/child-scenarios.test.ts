@@ -1,7 +1,9 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SpanKindCode, StatusCodeValue } from '../../src/otlp/index.js';
-import { type ChildResult, startNode } from '../helpers/child.js';
+import { type ChildResult, repoRoot, startNode } from '../helpers/child.js';
 import { HELLO, type OpenAIServer, type ScriptedReply, startOpenAIServer } from '../helpers/openai-server.js';
 import { type OtlpReceiver, spanNamed, startOtlpReceiver } from '../helpers/otlp-receiver.js';
 import {
@@ -27,10 +29,13 @@ import {
  * with no weft code (test/fixtures/instrumentation/run-scenarios.cjs), as an ES module importing openai's ESM
  * build and as CommonJS requiring its CommonJS build, started with `--import weft/register` or
  * `-r weft/register`. Each span is checked whole, as decoded from the OTLP protobuf the child exported, and what
- * the app saw is compared with what the same app sees without weft.
+ * the app saw is compared with what the same app sees without weft. On every major weft supports: the newest
+ * (this repository's `openai`) and the older ones it installs under other names (`openai-v6`, `openai-v4`, and
+ * `openai-v4-0`, the oldest release), each given to the apps as `openai` in a directory of their own.
  */
 
-const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/instrumentation/${name}`, import.meta.url));
+const fixtures = fileURLToPath(new URL('../fixtures/instrumentation/', import.meta.url));
+const APP_FILES = ['scenarios.mjs', 'scenarios.cjs', 'run-scenarios.cjs'];
 const OPENAI_API_KEY = 'sk-child-scenarios-0123456789abcdef';
 const WEFT_API_KEY = 'weft-child-scenarios-key-9876543210';
 /** Far above a run's second or so: a child still running then is stuck (on a stream that never ends, say). */
@@ -42,12 +47,18 @@ const STREAMED = { 'gen_ai.request.stream': true, 'gen_ai.response.time_to_first
 interface Scenario {
   /** What the test's server answers to the scenario's request. */
   reply: ScriptedReply;
-  /** What the app sees, with or without weft (leaving out `raw`, which only the comparison between runs reads). */
+  /**
+   * What the app sees, with or without weft (leaving out `raw`, which only the comparison between runs reads). An
+   * error's message is worded by the major (openai 4.0.0 puts no status in front): it must contain the one given.
+   */
   seen: Record<string, unknown>;
   /** The span's attributes beyond those of every call (operation, provider, model, server); content parsed. */
   attributes: Record<string, unknown>;
-  /** A failed span's `error.type` and status message (the error's message with the API key scrubbed). */
-  failure?: { type: string; message: string };
+  /**
+   * A failed span's `error.type` and status message: for an API error, the message the app got without weft, the
+   * API key scrubbed (`[REDACTED]` in place of the key).
+   */
+  failure?: { type: string; message?: string };
 }
 
 /** Every scenario the app runs (run-scenarios.cjs), by name, which is also the model it asks for. */
@@ -108,22 +119,22 @@ const SCENARIOS: Record<string, Scenario> = {
     // The server quotes the key it was sent, as OpenAI's own errors do: weft must keep it out of the span.
     reply: { status: 400, error: { message: `Invalid value for 'temperature' (key ${OPENAI_API_KEY})`, type: 'invalid_request_error' } },
     seen: {
-      error: { class: 'BadRequestError', status: 400, sdkError: true, message: `400 Invalid value for 'temperature' (key ${OPENAI_API_KEY})` },
+      error: { class: 'BadRequestError', status: 400, sdkError: true, message: `Invalid value for 'temperature' (key ${OPENAI_API_KEY})` },
     },
     attributes: { 'gen_ai.input.messages': HI_INPUT, 'error.type': 'BadRequestError', 'http.response.status_code': 400 },
-    failure: { type: 'BadRequestError', message: "400 Invalid value for 'temperature' (key [REDACTED])" },
+    failure: { type: 'BadRequestError' },
   },
   'rate-limited': {
     reply: { status: 429, error: { message: 'Rate limit reached', type: 'requests' } },
-    seen: { error: { class: 'RateLimitError', status: 429, sdkError: true, message: '429 Rate limit reached' } },
+    seen: { error: { class: 'RateLimitError', status: 429, sdkError: true, message: 'Rate limit reached' } },
     attributes: { 'gen_ai.input.messages': HI_INPUT, 'error.type': 'RateLimitError', 'http.response.status_code': 429 },
-    failure: { type: 'RateLimitError', message: '429 Rate limit reached' },
+    failure: { type: 'RateLimitError' },
   },
   'server-error': {
     reply: { status: 500, error: { message: 'The server had an error', type: 'server_error' } },
-    seen: { error: { class: 'InternalServerError', status: 500, sdkError: true, message: '500 The server had an error' } },
+    seen: { error: { class: 'InternalServerError', status: 500, sdkError: true, message: 'The server had an error' } },
     attributes: { 'gen_ai.input.messages': HI_INPUT, 'error.type': 'InternalServerError', 'http.response.status_code': 500 },
-    failure: { type: 'InternalServerError', message: '500 The server had an error' },
+    failure: { type: 'InternalServerError' },
   },
   'aborted-stream': {
     // The server sends two chunks and waits: only the app's abort ends the stream.
@@ -157,37 +168,49 @@ interface Run {
   receiver?: OtlpReceiver;
 }
 
-let server: OpenAIServer;
-const baselines = new Map<App, Run>();
-const traced = new Map<string, Run>();
+/** The majors the apps run on: `alias` is the package this repository installs that major as (none: `openai`). */
+const MAJORS: { major: string; alias?: string }[] = [
+  { major: 'openai 7' },
+  { major: 'openai 6', alias: 'openai-v6' },
+  { major: 'openai 4 (its last release)', alias: 'openai-v4' },
+  { major: 'openai 4.0.0', alias: 'openai-v4-0' },
+];
 
-// One child per app and loader, all at once against one server: each request names its scenario in its model.
+let server: OpenAIServer;
+let workspace: string;
+
 beforeAll(async () => {
   server = await startOpenAIServer();
   server.reply(
     (request) =>
       SCENARIOS[String(request.body.model)]?.reply ?? { status: 404, error: { message: `no scenario ${String(request.body.model)}` } },
   );
-  const runs: Promise<void>[] = [];
-  for (const app of APPS) runs.push(runApp(app, []).then((run) => void baselines.set(app, run)));
-  for (const { title, app, loader } of RUNS) {
-    runs.push(
-      startOtlpReceiver().then(async (receiver) => {
-        const run = await runApp(app, loader, { WEFT_BASE_URL: receiver.url, WEFT_PROJECT: 'acme/scenarios', WEFT_API_KEY });
-        traced.set(title, { ...run, receiver });
-      }),
-    );
-  }
-  await Promise.all(runs);
+  // Inside the repository, so that the older majors' own dependencies resolve.
+  workspace = mkdtempSync(join(repoRoot, 'test', '.tmp-child-scenarios-'));
 });
 
 afterAll(async () => {
   await server?.close();
-  await Promise.all([...traced.values()].map((run) => run.receiver?.close()));
+  if (workspace) rmSync(workspace, { recursive: true, force: true });
 });
 
-async function runApp(app: App, loader: string[], env: Record<string, string> = {}): Promise<Run> {
-  const child = startNode([...loader, fixture(app)], { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY, ...env });
+/**
+ * Where the apps of a major are, and the node options that load it as `openai`: for an older major, a directory
+ * of its own whose `node_modules/openai` links to it (and `node_modules/weft` to this repository), with
+ * `--preserve-symlinks` so that the link's name is the package's, as in a user's project.
+ */
+function appsFor(alias: string | undefined): { dir: string; nodeArgs: string[] } {
+  if (!alias) return { dir: fixtures, nodeArgs: [] };
+  const dir = join(workspace, alias);
+  mkdirSync(join(dir, 'node_modules'), { recursive: true });
+  symlinkSync(join(repoRoot, 'node_modules', alias), join(dir, 'node_modules', 'openai'), 'dir');
+  symlinkSync(repoRoot, join(dir, 'node_modules', 'weft'), 'dir');
+  for (const file of APP_FILES) cpSync(join(fixtures, file), join(dir, file));
+  return { dir, nodeArgs: ['--preserve-symlinks'] };
+}
+
+async function runApp(app: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const child = startNode(args, { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY, ...env });
   const limit = setTimeout(() => child.child.kill('SIGKILL'), CHILD_TIME_LIMIT_MS);
   const result = await child.exited;
   clearTimeout(limit);
@@ -196,6 +219,7 @@ async function runApp(app: App, loader: string[], env: Record<string, string> = 
     const { scenario, ...rest } = JSON.parse(line) as { scenario: string } & Record<string, unknown>;
     seen[scenario] = rest;
   }
+  if (!result.stdout) throw new Error(`${app} printed nothing; exit ${result.code}, stderr:\n${result.stderr}`);
   return { result, seen };
 }
 
@@ -204,80 +228,119 @@ function summary(run: Run): Record<string, unknown> {
   return Object.fromEntries(Object.entries(run.seen).map(([name, { raw: _raw, ...rest }]) => [name, rest]));
 }
 
-describe.each(APPS)('%s without weft', (app) => {
-  it('sees every scripted reply as the SDK gives it, the errors as the SDK’s own classes', () => {
-    const run = baselines.get(app)!;
-    expect(run.result.stderr).toBe('');
-    expect(run.result.code).toBe(0);
-    expect(Object.keys(run.seen)).toEqual(SCENARIO_NAMES);
-    expect(summary(run)).toEqual(Object.fromEntries(SCENARIO_NAMES.map((name) => [name, SCENARIOS[name]!.seen])));
-  });
-});
+/** What the app must see of each scenario without weft, an error's message as the major words it. */
+function expectedSummary(): Record<string, unknown> {
+  return Object.fromEntries(
+    SCENARIO_NAMES.map((name) => {
+      const { seen } = SCENARIOS[name]!;
+      const error = seen.error as { message: string } | undefined;
+      return [name, error ? { error: { ...error, message: expect.stringContaining(error.message) } } : seen];
+    }),
+  );
+}
 
-describe.each(RUNS)('$title', ({ title, app }) => {
-  const run = () => traced.get(title)!;
-  const spans = () => run().receiver!.spans();
+describe.each(MAJORS)('$major', ({ alias }) => {
+  const baselines = new Map<App, Run>();
+  const traced = new Map<string, Run>();
 
-  it('runs every scenario to the end with nothing on stderr', () => {
-    expect(run().result.stderr).toBe('');
-    expect(run().result.code).toBe(0);
-    expect(Object.keys(run().seen)).toEqual(SCENARIO_NAMES);
-  });
-
-  it('sees exactly what the same app sees without weft, chunk for chunk', () => {
-    expect(run().seen).toEqual(baselines.get(app)!.seen);
-  });
-
-  it('exports one CLIENT span per scenario, named chat and its model, from weft’s instrumentation', () => {
-    expect(spans().map((s) => s.name).sort()).toEqual(SCENARIO_NAMES.map((name) => `chat ${name}`).sort());
-    for (const span of spans()) {
-      expect(span.kind).toBe(SpanKindCode.CLIENT);
-      expect(span.scope.name).toBe('weft/openai');
+  // One child per app and loader, all at once against one server: each request names its scenario in its model.
+  beforeAll(async () => {
+    const { dir, nodeArgs } = appsFor(alias);
+    const runs: Promise<void>[] = [];
+    for (const app of APPS) runs.push(runApp(app, [...nodeArgs, join(dir, app)]).then((run) => void baselines.set(app, run)));
+    for (const { title, app, loader } of RUNS) {
+      runs.push(
+        startOtlpReceiver().then(async (receiver) => {
+          const env = { WEFT_BASE_URL: receiver.url, WEFT_PROJECT: 'acme/scenarios', WEFT_API_KEY };
+          const run = await runApp(app, [...nodeArgs, ...loader, join(dir, app)], env);
+          traced.set(title, { ...run, receiver });
+        }),
+      );
     }
+    await Promise.all(runs);
   });
 
-  it.each(SCENARIO_NAMES)('records the %s call with exactly the expected attributes, status and events', (name) => {
-    const scenario = SCENARIOS[name]!;
-    const span = spanNamed(spans(), `chat ${name}`);
-    expect(withContentParsed(span.attributes)).toEqual({
-      'gen_ai.operation.name': 'chat',
-      'gen_ai.provider.name': 'openai',
-      'gen_ai.request.model': name,
-      'server.address': '127.0.0.1',
-      'server.port': server.port,
-      ...scenario.attributes,
+  afterAll(async () => {
+    await Promise.all([...traced.values()].map((run) => run.receiver?.close()));
+  });
+
+  describe.each(APPS)('%s without weft', (app) => {
+    it('sees every scripted reply as the SDK gives it, the errors as the SDK’s own classes', () => {
+      const run = baselines.get(app)!;
+      expect(run.result.stderr).toBe('');
+      expect(run.result.code).toBe(0);
+      expect(Object.keys(run.seen)).toEqual(SCENARIO_NAMES);
+      expect(summary(run)).toEqual(expectedSummary());
     });
-    if (scenario.failure) {
-      expect(span.status).toEqual({ code: StatusCodeValue.ERROR, message: scenario.failure.message });
-      expect(span.events).toEqual([
-        {
-          name: 'exception',
-          timeUnixNano: expect.any(BigInt),
-          attributes: {
-            'exception.type': scenario.failure.type,
-            'exception.message': scenario.failure.message,
-            'exception.stacktrace': expect.any(String),
+  });
+
+  describe.each(RUNS)('$title', ({ title, app }) => {
+    const run = () => traced.get(title)!;
+    const spans = () => run().receiver!.spans();
+
+    it('runs every scenario to the end with nothing on stderr', () => {
+      expect(run().result.stderr).toBe('');
+      expect(run().result.code).toBe(0);
+      expect(Object.keys(run().seen)).toEqual(SCENARIO_NAMES);
+    });
+
+    it('sees exactly what the same app sees without weft, chunk for chunk', () => {
+      expect(run().seen).toEqual(baselines.get(app)!.seen);
+    });
+
+    it('exports one CLIENT span per scenario, named chat and its model, from weft’s instrumentation', () => {
+      expect(spans().map((s) => s.name).sort()).toEqual(SCENARIO_NAMES.map((name) => `chat ${name}`).sort());
+      for (const span of spans()) {
+        expect(span.kind).toBe(SpanKindCode.CLIENT);
+        expect(span.scope.name).toBe('weft/openai');
+      }
+    });
+
+    it.each(SCENARIO_NAMES)('records the %s call with exactly the expected attributes, status and events', (name) => {
+      const scenario = SCENARIOS[name]!;
+      const span = spanNamed(spans(), `chat ${name}`);
+      expect(withContentParsed(span.attributes)).toEqual({
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': 'openai',
+        'gen_ai.request.model': name,
+        'server.address': '127.0.0.1',
+        'server.port': server.port,
+        ...scenario.attributes,
+      });
+      if (scenario.failure) {
+        const seenError = baselines.get(app)!.seen[name]?.error as { message: string } | undefined;
+        const message = scenario.failure.message ?? seenError!.message.replaceAll(OPENAI_API_KEY, '[REDACTED]');
+        expect(span.status).toEqual({ code: StatusCodeValue.ERROR, message });
+        expect(span.events).toEqual([
+          {
+            name: 'exception',
+            timeUnixNano: expect.any(BigInt),
+            attributes: {
+              'exception.type': scenario.failure.type,
+              'exception.message': message,
+              'exception.stacktrace': expect.any(String),
+            },
           },
-        },
-      ]);
-    } else {
-      expect(span.status).toEqual({ code: StatusCodeValue.UNSET, message: '' });
-      expect(span.events).toEqual([]);
-    }
-  });
+        ]);
+      } else {
+        expect(span.status).toEqual({ code: StatusCodeValue.UNSET, message: '' });
+        expect(span.events).toEqual([]);
+      }
+    });
 
-  it('records the time to its first chunk on every stream, and on nothing else', () => {
-    const withTime = spans().filter((s) => 'gen_ai.response.time_to_first_chunk' in s.attributes);
-    expect(withTime.map((s) => s.name).sort()).toEqual(STREAMED_SCENARIOS.map((name) => `chat ${name}`).sort());
-    for (const span of withTime) expect(span.attributes['gen_ai.response.time_to_first_chunk']).toBeGreaterThan(0);
-  });
+    it('records the time to its first chunk on every stream, and on nothing else', () => {
+      const withTime = spans().filter((s) => 'gen_ai.response.time_to_first_chunk' in s.attributes);
+      expect(withTime.map((s) => s.name).sort()).toEqual(STREAMED_SCENARIOS.map((name) => `chat ${name}`).sort());
+      for (const span of withTime) expect(span.attributes['gen_ai.response.time_to_first_chunk']).toBeGreaterThan(0);
+    });
 
-  it('exports neither the app’s OpenAI key, which the server quoted in an error, nor weft’s own key', () => {
-    const bodies = run().receiver!.requests.map((r) => r.body);
-    expect(bodies.length).toBeGreaterThan(0);
-    for (const body of bodies) {
-      expect(body.includes(OPENAI_API_KEY)).toBe(false);
-      expect(body.includes(WEFT_API_KEY)).toBe(false);
-    }
+    it('exports neither the app’s OpenAI key, which the server quoted in an error, nor weft’s own key', () => {
+      const bodies = run().receiver!.requests.map((r) => r.body);
+      expect(bodies.length).toBeGreaterThan(0);
+      for (const body of bodies) {
+        expect(body.includes(OPENAI_API_KEY)).toBe(false);
+        expect(body.includes(WEFT_API_KEY)).toBe(false);
+      }
+    });
   });
 });

@@ -582,12 +582,34 @@ describe('API errors', () => {
     });
   }
 
+  it('a 429 to a streamed request reaches the app as the SDK’s RateLimitError and fails the span, with no stream recorded', async () => {
+    h.server.reply({ status: 429, error: { message: 'Rate limit reached', type: 'requests' } });
+    const pending = h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+    const error = await pending.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(OpenAI.RateLimitError);
+    expect(await pending.catch((e: unknown) => e)).toBe(error);
+    const [span] = await h.spans(1);
+    expect(span?.status).toEqual({ code: StatusCodeValue.ERROR, message: (error as Error).message });
+    expect(withContentParsed(span!.attributes)).toEqual({
+      ...h.common(),
+      'gen_ai.request.stream': true,
+      'gen_ai.input.messages': HI_INPUT,
+      'error.type': 'RateLimitError',
+      'http.response.status_code': 429,
+    });
+    expect(span?.events.map((e) => [e.name, e.attributes['exception.type']])).toEqual([['exception', 'RateLimitError']]);
+  });
+
   it('a refused connection reaches the app as the SDK’s connection error and fails the span', async () => {
     const closed = h.client({ baseURL: 'http://127.0.0.1:1/v1' });
     const error = await closed.chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.APIConnectionError);
     const [span] = await h.spans(1);
-    expect(span?.status.code).toBe(StatusCodeValue.ERROR);
+    expect(span?.status).toEqual({ code: StatusCodeValue.ERROR, message: (error as Error).message });
+    expect(span?.events.map((e) => [e.name, e.attributes['exception.type']])).toEqual([['exception', 'APIConnectionError']]);
     expect(withContentParsed(span!.attributes)).toEqual({
       ...h.common(),
       'server.port': 1,
@@ -606,8 +628,9 @@ describe('API errors', () => {
     const error = await settled;
     expect(error).toBeInstanceOf(OpenAI.APIUserAbortError);
     const [span] = await h.spans(1);
-    expect(span?.status.code).toBe(StatusCodeValue.ERROR);
-    expect(span?.attributes['error.type']).toBe('APIUserAbortError');
+    expect(span?.status).toEqual({ code: StatusCodeValue.ERROR, message: (error as Error).message });
+    expect(withContentParsed(span!.attributes)).toEqual({ ...h.common(), 'gen_ai.input.messages': HI_INPUT, 'error.type': 'APIUserAbortError' });
+    expect(span?.events.map((e) => [e.name, e.attributes['exception.type']])).toEqual([['exception', 'APIUserAbortError']]);
   });
 
   it('never records the API key, even when the server quotes it in its error', async () => {

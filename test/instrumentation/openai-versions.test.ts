@@ -3,7 +3,9 @@ import OpenAIv4First from 'openai-v4-0';
 import OpenAIv6 from 'openai-v6';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instrumentOpenAI, SUPPORTED_OPENAI_VERSIONS } from 'weft';
+import { StatusCodeValue } from '../../src/otlp/index.js';
 import { HELLO } from '../helpers/openai-server.js';
+import { HELLO_CUT_SHORT, HELLO_OUTPUT, HELLO_RESPONSE, HELLO_USAGE, HI_INPUT, withContentParsed } from './expected-spans.js';
 import { API_KEY, type Harness, json, startHarness } from './harness.js';
 
 /**
@@ -30,26 +32,48 @@ interface Completion {
   id: string;
   choices: { message: { content: string | null } }[];
 }
+/** A `Stream` of the SDK: 4.0.0's has neither `tee()` nor `toReadableStream()`. */
+type SdkStream = AsyncIterable<{ choices: { delta: { content?: string | null } }[] }> & {
+  controller: AbortController;
+  tee?: () => [AsyncIterable<unknown>, AsyncIterable<unknown>];
+  toReadableStream?: () => ReadableStream;
+};
 interface ChatClient {
   chat: {
     completions: {
-      create(body: object): Promise<AsyncIterable<unknown> & Completion & { controller: AbortController }> & {
-        withResponse(): Promise<{ data: Completion; response: Response }>;
+      create(body: object): Promise<SdkStream & Completion> & {
+        withResponse(): Promise<{ data: SdkStream & Completion; response: Response }>;
         asResponse(): Promise<Response>;
       };
     };
   };
 }
 
-const v4 = () => new OpenAIv4({ baseURL: h.server.baseURL, apiKey: API_KEY, maxRetries: 0 });
+const v4 = (baseURL = h.server.baseURL) => new OpenAIv4({ baseURL, apiKey: API_KEY, maxRetries: 0 });
 // 4.0.0, the first release of the range: its resources keep their client as `client`, not `_client`.
-const v4First = () => new OpenAIv4First({ baseURL: h.server.baseURL, apiKey: API_KEY, maxRetries: 0 });
-const v6 = () => new OpenAIv6({ baseURL: h.server.baseURL, apiKey: API_KEY, maxRetries: 0 });
+const v4First = (baseURL = h.server.baseURL) => new OpenAIv4First({ baseURL, apiKey: API_KEY, maxRetries: 0 });
+const v6 = (baseURL = h.server.baseURL) => new OpenAIv6({ baseURL, apiKey: API_KEY, maxRetries: 0 });
 const majors = [
-  { name: 'openai 4.0.0', make: () => v4First() as unknown as ChatClient },
-  { name: 'openai 4', make: () => v4() as unknown as ChatClient },
-  { name: 'openai 6', make: () => v6() as unknown as ChatClient },
+  { name: 'openai 4.0.0', make: (baseURL?: string) => v4First(baseURL) as unknown as ChatClient },
+  { name: 'openai 4', make: (baseURL?: string) => v4(baseURL) as unknown as ChatClient },
+  { name: 'openai 6', make: (baseURL?: string) => v6(baseURL) as unknown as ChatClient },
 ];
+
+/** What every streamed call of USER_HI records before its response. */
+function streamedHi(): Record<string, unknown> {
+  return {
+    ...h.common(),
+    'gen_ai.request.stream': true,
+    'gen_ai.input.messages': HI_INPUT,
+    'gen_ai.response.time_to_first_chunk': expect.any(Number),
+  };
+}
+
+async function chunksOf(stream: AsyncIterable<unknown>): Promise<unknown[]> {
+  const chunks: unknown[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return chunks;
+}
 
 it('declares every major from 4 to 7 as supported', () => {
   expect(SUPPORTED_OPENAI_VERSIONS).toEqual(['>=4.0.0 <8']);
@@ -102,8 +126,62 @@ for (const { name, make } of majors) {
       }
       expect(seen).toBe(2);
       const [span] = await h.spans(1);
-      expect(span?.status.code).toBe(2);
-      expect(span?.attributes['error.type']).toBe('AbortError');
+      expect(span?.status.code).toBe(StatusCodeValue.ERROR);
+      expect(withContentParsed(span!.attributes)).toEqual({ ...streamedHi(), ...HELLO_CUT_SHORT, 'error.type': 'AbortError' });
+      expect(span?.events.map((e) => e.name)).toEqual(['exception']);
+    });
+
+    it('records a stream read to its end whole: request, response, usage and output', async () => {
+      h.server.reply(HELLO);
+      await chunksOf(await make().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true }));
+      const [span] = await h.spans(1);
+      expect(span?.status.code).toBe(StatusCodeValue.UNSET);
+      expect(withContentParsed(span!.attributes)).toEqual({ ...streamedHi(), ...HELLO_RESPONSE, ...HELLO_USAGE, 'gen_ai.output.messages': HELLO_OUTPUT });
+    });
+
+    it('keeps the stream’s tee() and toReadableStream(), where the major has them, with every chunk under one span', async () => {
+      h.server.reply(HELLO);
+      const teed = await make().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+      h.server.reply(HELLO);
+      const converted = await make().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+      // openai 4.0.0's Stream has neither: the span must end all the same once the app reads the stream itself.
+      expect(typeof teed.tee).toBe(typeof converted.toReadableStream);
+      if (teed.tee && converted.toReadableStream) {
+        const [left, right] = teed.tee();
+        const [a, b] = await Promise.all([chunksOf(left), chunksOf(right)]);
+        expect(a).toHaveLength(5);
+        expect(b).toEqual(a);
+        const lines = (await new Response(converted.toReadableStream()).text()).trim().split('\n');
+        expect(lines).toHaveLength(5);
+        expect(lines.some((line) => line.includes('usage'))).toBe(false);
+      } else {
+        expect(await chunksOf(teed)).toHaveLength(5);
+        expect(await chunksOf(converted)).toHaveLength(5);
+      }
+      const spans = await h.spans(2);
+      for (const span of spans) {
+        expect(withContentParsed(span.attributes)).toEqual({ ...streamedHi(), ...HELLO_RESPONSE, ...HELLO_USAGE, 'gen_ai.output.messages': HELLO_OUTPUT });
+      }
+    });
+
+    it('traces a stream taken with .withResponse()', async () => {
+      h.server.reply(HELLO);
+      const { data, response } = await make().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true }).withResponse();
+      expect(response.status).toBe(200);
+      expect(await chunksOf(data)).toHaveLength(5);
+      const [span] = await h.spans(1);
+      expect(withContentParsed(span!.attributes)).toEqual({ ...streamedHi(), ...HELLO_RESPONSE, ...HELLO_USAGE, 'gen_ai.output.messages': HELLO_OUTPUT });
+    });
+
+    it('ends the span with what came, not as failed, when the app leaves the loop with break', async () => {
+      h.server.reply(HELLO);
+      const stream = await make().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+      for await (const chunk of stream) {
+        if (chunk.choices[0]?.delta.content === 'Hello') break;
+      }
+      const [span] = await h.spans(1);
+      expect(span?.status.code).toBe(StatusCodeValue.UNSET);
+      expect(withContentParsed(span!.attributes)).toEqual({ ...streamedHi(), ...HELLO_CUT_SHORT });
     });
 
     it('keeps .withResponse() working', async () => {
@@ -132,6 +210,40 @@ for (const { name, make } of majors) {
       const [span] = await h.spans(1);
       expect(span?.attributes['error.type']).toBe('RateLimitError');
       expect(span?.attributes['http.response.status_code']).toBe(429);
+    });
+
+    it('fails the span with the SDK’s own error, its status and an exception event on a 400, the rest recorded as on success', async () => {
+      h.server.reply({ status: 400, error: { message: 'Invalid value for temperature' } });
+      const error = await make()
+        .chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI })
+        .catch((e: unknown) => e);
+      expect((error as Error).constructor.name).toBe('BadRequestError');
+      const [span] = await h.spans(1);
+      expect(span?.status).toEqual({ code: StatusCodeValue.ERROR, message: (error as Error).message });
+      expect(withContentParsed(span!.attributes)).toEqual({
+        ...h.common(),
+        'gen_ai.input.messages': HI_INPUT,
+        'error.type': 'BadRequestError',
+        'http.response.status_code': 400,
+      });
+      expect(span?.events.map((e) => [e.name, e.attributes['exception.type'], e.attributes['exception.message']])).toEqual([
+        ['exception', 'BadRequestError', (error as Error).message],
+      ]);
+    });
+
+    it('fails the span with the SDK’s connection error when nothing listens', async () => {
+      const error = await make('http://127.0.0.1:1/v1')
+        .chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI })
+        .catch((e: unknown) => e);
+      expect((error as Error).constructor.name).toBe('APIConnectionError');
+      const [span] = await h.spans(1);
+      expect(span?.status).toEqual({ code: StatusCodeValue.ERROR, message: (error as Error).message });
+      expect(withContentParsed(span!.attributes)).toEqual({
+        ...h.common(),
+        'server.port': 1,
+        'gen_ai.input.messages': HI_INPUT,
+        'error.type': 'APIConnectionError',
+      });
     });
 
     it('keeps the client’s API key out of the span when the service quotes it in an error', async () => {

@@ -5,8 +5,9 @@ import { HELLO } from '../helpers/openai-server.js';
 import { type Harness, startHarness } from './harness.js';
 
 /**
- * A redaction hook that misbehaves — returns something that is not a list of messages — costs the span its
- * content, never its other attributes, and is reported once.
+ * The redaction hook on openai calls: one that rewrites sees every message of both sides, streamed output included,
+ * before anything is recorded; one that misbehaves — returns something that is not a list of messages — costs the
+ * span its content, never its other attributes, and is reported once.
  */
 
 let h: Harness;
@@ -74,5 +75,48 @@ describe('a redaction hook that returns malformed messages', () => {
   it('keeps every other attribute when its messages cannot be serialized', async () => {
     const unserializable: ContentRedactor = (messages) => messages.map((m) => ({ ...m, parts: [{ type: 'text', content: 1n }] }));
     expect(await attributesWith(unserializable)).toEqual(withoutContent());
+  });
+});
+
+describe('a redaction hook that rewrites messages', () => {
+  const maskCards: ContentRedactor = (messages) =>
+    messages.map((m) => ({
+      ...m,
+      parts: m.parts.map((p) => (p.type === 'text' ? { ...p, content: String(p.content).replace(/\d{16}/g, '[card]') } : p)),
+    }));
+
+  it('rewrites the system instructions, input and streamed output of a call before they are recorded', async () => {
+    h.instrumentation.setConfig({ redactContent: maskCards });
+    h.server.reply({ ...HELLO, choices: [{ content: ['Charged 4111', '111111111111', ' today.'], finishReason: 'stop' }] });
+    const stream = await h.client().chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [
+        { role: 'system', content: 'Never repeat 5500000000000004.' },
+        { role: 'user', content: 'My card is 4111111111111111' },
+      ],
+      stream: true,
+    });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    // The app gets the answer as the server sent it: the hook only changes what is recorded.
+    expect(text).toBe('Charged 4111111111111111 today.');
+
+    const [span] = await h.spans(1);
+    expect(span?.attributes).toEqual({
+      ...h.common(),
+      'gen_ai.request.stream': true,
+      'gen_ai.response.time_to_first_chunk': expect.any(Number),
+      'gen_ai.system_instructions': JSON.stringify([{ type: 'text', content: 'Never repeat [card].' }]),
+      'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'My card is [card]' }] }]),
+      'gen_ai.response.id': 'chatcmpl-hello',
+      'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
+      'gen_ai.response.finish_reasons': ['stop'],
+      'gen_ai.usage.input_tokens': 12,
+      'gen_ai.usage.output_tokens': 3,
+      'llm.usage.total_tokens': 15,
+      'gen_ai.output.messages': JSON.stringify([
+        { role: 'assistant', parts: [{ type: 'text', content: 'Charged [card] today.' }], finish_reason: 'stop' },
+      ]),
+    });
   });
 });

@@ -81,6 +81,54 @@ describe('a traced chat call, as the trace service reads it', () => {
   });
 });
 
+describe('a streamed call and a failed call, as the trace service reads them', () => {
+  const client = () => new OpenAI({ baseURL: server.baseURL, apiKey: 'sk-view-test-000000', maxRetries: 0 });
+
+  it('a stream has the tool call it put together as output, and the usage weft asked for and hid', async () => {
+    server.reply({
+      id: 'chatcmpl-view-stream',
+      model: 'view-stream-model',
+      choices: [{ toolCalls: [{ id: 'call_7', name: 'get_weather', arguments: ['{"city":', '"Oslo"}'] }], finishReason: 'tool_calls' }],
+      usage: { prompt_tokens: 30, completion_tokens: 9, total_tokens: 39 },
+    });
+    const stream = await client().chat.completions.create({
+      model: 'view-stream-model',
+      messages: [{ role: 'user', content: 'Weather in Oslo?' }],
+      tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }],
+      stream: true,
+    });
+    for await (const _chunk of stream) {
+      // read to the end
+    }
+    const call = (await calls()).find((c) => c.op_name.includes('chat view-stream-model'));
+    expect(call?.inputs).toEqual({ 'gen_ai.input.messages': [{ role: 'user', parts: [{ type: 'text', content: 'Weather in Oslo?' }] }] });
+    expect(call?.output).toEqual({
+      'gen_ai.output.messages': [
+        { role: 'assistant', parts: [{ type: 'tool_call', id: 'call_7', name: 'get_weather', arguments: { city: 'Oslo' } }], finish_reason: 'tool_call' },
+      ],
+    });
+    expect(call?.attributes).toMatchObject({ model: 'view-stream-model', model_parameters: expect.objectContaining({ stream: true }) });
+    expect(call?.summary?.usage).toEqual({ 'view-stream-model': { input_tokens: 30, output_tokens: 9, total_tokens: 39 } });
+  });
+
+  it('a failed call has its inputs, the error as its exception, its model, and no output', async () => {
+    server.reply({ status: 429, error: { message: 'Rate limit reached', type: 'requests' } });
+    let error: unknown;
+    try {
+      error = await client()
+        .chat.completions.create({ model: 'view-failing-model', messages: [{ role: 'user', content: 'hi' }] })
+        .catch((e: unknown) => e);
+    } finally {
+      server.reply(HELLO);
+    }
+    const call = (await calls()).find((c) => c.op_name.includes('chat view-failing-model'));
+    expect(call?.inputs).toEqual({ 'gen_ai.input.messages': [{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }] });
+    expect(call?.output ?? null).toBeNull();
+    expect(call?.exception).toBe((error as Error).message);
+    expect(call?.attributes).toMatchObject({ model: 'view-failing-model', operation: 'chat' });
+  });
+});
+
 describe('openai pointed at weft dev’s inference service, which sends usage unasked as the hosted one does', () => {
   it('sees the same chunks with and without weft, usage chunk included, and the call has its usage', async () => {
     const instrumentation = handle.instrumentations[0] as OpenAIInstrumentation;

@@ -72,12 +72,11 @@ describe(`${REQUESTS} parallel traced requests`, () => {
     expect(misplaced.map((s) => s.spanId)).toEqual([]);
   });
 
-  it('carry each request’s thread id on its own spans only', () => {
+  it('carry each request’s thread id on every span of the request, its chat span included, and on no other', () => {
+    expect(spans).toHaveLength(3 * REQUESTS);
     const wrongThread = spans.filter((s) => {
-      const thread = s.attributes['wandb.thread_id'];
-      if (thread === undefined) return false;
       const request = s.name === 'app.request' ? s : requests.get(s.parentSpanId ?? '');
-      return !request || thread !== `thread-${numberIn(request)}`;
+      return !request || s.attributes['wandb.thread_id'] !== `thread-${numberIn(request)}`;
     });
     expect(wrongThread.map((s) => `${s.name} ${String(s.attributes['wandb.thread_id'])}`)).toEqual([]);
   });

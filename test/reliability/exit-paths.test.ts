@@ -130,26 +130,62 @@ describe("when an app that watches crashes with its own uncaughtExceptionMonitor
   }
 });
 
-describe('when an ES-module app started with --import weft/register ends', () => {
-  const esmEnv = (mode: string) => ({
-    CHAT_URL: chat.baseURL,
-    EXIT_MODE: mode,
-    WEFT_BASE_URL: receiver.url,
-    WEFT_PROJECT: 'reliability/exit-esm',
-  });
+describe('when an ES-module app ends, started with --import weft/register or without weft', () => {
+  function esmEnv(mode: string): Record<string, string> {
+    return { CHAT_URL: chat.baseURL, EXIT_MODE: mode, WEFT_BASE_URL: receiver.url, WEFT_PROJECT: 'reliability/exit-esm' };
+  }
+  const loader = (withWeft: boolean) => (withWeft ? ['--import', 'weft/register'] : []);
 
-  it('by running out of work, it exits 0 with its spans flushed', async () => {
-    const run = await runFixture('exit-esm.mjs', esmEnv('normal'), ['--import', 'weft/register']);
-    expect(run.code, run.stderr).toBe(0);
-    expect(flushedSpans()).toEqual({ app: 1, chat: 1 });
-  });
+  async function esmEnding(mode: string, withWeft: boolean) {
+    const run = await runFixture('exit-esm.mjs', esmEnv(mode), loader(withWeft));
+    return { code: run.code, signal: run.signal, stderr: run.stderr };
+  }
 
-  it('on SIGTERM, it ends by that signal with its spans flushed', async () => {
-    const app = startFixture('exit-esm.mjs', esmEnv('signal'), ['--import', 'weft/register']);
+  async function esmSignalled(signal: NodeJS.Signals, withWeft: boolean) {
+    const app = startFixture('exit-esm.mjs', esmEnv('signal'), loader(withWeft));
     await app.waitForOutput('READY');
-    app.child.kill('SIGTERM');
+    app.child.kill(signal);
     const run = await app.exited;
-    expect(run.signal).toBe('SIGTERM');
-    expect(flushedSpans()).toEqual({ app: 1, chat: 1 });
-  });
+    return { code: run.code, signal: run.signal };
+  }
+
+  for (const [mode, how, code] of [
+    ['normal', 'by running out of work', 0],
+    ['exit-code', 'with process.exitCode set', 3],
+    ['process-exit', 'by calling process.exit()', 4],
+  ] as const) {
+    it(`${how}, it exits ${code} as without weft, with its spans flushed`, async () => {
+      const without = await esmEnding(mode, false);
+      const withWeft = await esmEnding(mode, true);
+      expect(without.code).toBe(code);
+      expect(withWeft.code, withWeft.stderr).toBe(code);
+      expect(flushedSpans()).toEqual({ app: 1, chat: 1 });
+    });
+  }
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`on ${signal}, it ends by that signal as without weft, with its spans flushed`, async () => {
+      const without = await esmSignalled(signal, false);
+      const withWeft = await esmSignalled(signal, true);
+      expect(without.signal).toBe(signal);
+      expect(withWeft).toEqual(without);
+      expect(flushedSpans()).toEqual({ app: 1, chat: 1 });
+    });
+  }
+
+  for (const [mode, message] of [
+    ['uncaught', 'the app failed on its own'],
+    ['rejection', 'the app rejected on its own'],
+  ] as const) {
+    it(`by an ${mode === 'uncaught' ? 'uncaught exception' : 'unhandled rejection'}, it exits 1 and prints the error as without weft, with its spans flushed`, async () => {
+      const without = await esmEnding(mode, false);
+      const withWeft = await esmEnding(mode, true);
+      expect(without.code).toBe(1);
+      expect(withWeft.code).toBe(1);
+      // Node's report starts where the app threw: exit-esm.mjs, line and column, then the source line.
+      expect(withWeft.stderr.split('\n').slice(0, 2)).toEqual(without.stderr.split('\n').slice(0, 2));
+      expect(withWeft.stderr).toContain(message);
+      expect(flushedSpans()).toEqual({ app: 1, chat: 1 });
+    });
+  }
 });

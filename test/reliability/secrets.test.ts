@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OtlpReceiver, type ReceiverReply, startOtlpReceiver } from '../helpers/otlp-receiver.js';
+import { type OtlpReceiver, type ReceivedExport, type ReceiverReply, startOtlpReceiver } from '../helpers/otlp-receiver.js';
 import { type ReliabilityChatServer, startReliabilityChatServer } from './helpers/chat-server.js';
 import { type FixtureRun, runFixture, weftOptions } from './helpers/run-fixture.js';
 import { deadOrigin } from '../helpers/dead-origin.js';
@@ -43,22 +43,34 @@ const appEnv = (baseUrl: string) => ({
   ...weftOptions({ baseUrl, project: 'reliability/secrets', apiKey: WEFT_KEY, batch: { exportTimeoutMillis: 2000 } }),
 });
 
-const backends: Record<string, ReceiverReply> = {
-  'accepting everything': { status: 200 },
-  'refusing the key with 401': { status: 401, body: '{"detail":"invalid key"}' },
-  'failing with 500': { status: 500, body: '{"detail":"internal"}' },
-  'throttling with 429': { status: 429, headers: { 'retry-after': '0' }, body: '{}' },
+// The header as the backend got it, which a careless backend quotes back in what it answers.
+const quoted = (request: ReceivedExport) => String(request.headers.authorization);
+const backends: Record<string, (request: ReceivedExport) => ReceiverReply> = {
+  'accepting everything': () => ({ status: 200 }),
+  'refusing the key with 401': () => ({ status: 401, body: '{"detail":"invalid key"}' }),
+  'failing with 500': () => ({ status: 500, body: '{"detail":"internal"}' }),
+  'throttling with 429': () => ({ status: 429, headers: { 'retry-after': '0' }, body: '{}' }),
+  'refusing the key with a 401 that quotes it': (request) => ({ status: 401, body: JSON.stringify({ detail: `invalid key: ${quoted(request)}` }) }),
+  'failing with a 500 that quotes the key': (request) => ({ status: 500, body: `internal error for ${quoted(request)}` }),
+  // weft says what the service said of the spans it refused: the warning must reach the log, without the key.
+  'taking the spans but rejecting some, quoting the key': (request) => ({
+    status: 200,
+    body: JSON.stringify({ partial_success: { rejected_spans: 1, error_message: `span refused for ${quoted(request)}` } }),
+  }),
 };
+/** What weft must have said on stderr, with a backend that answers so: proof the path that could leak was taken. */
+const said: Record<string, string> = { 'taking the spans but rejecting some, quoting the key': 'span refused for Bearer [REDACTED]' };
 
 describe('a recognisable API key', () => {
   for (const [backend, reply] of Object.entries(backends)) {
     it(`never leaves weft except in the Authorization header, with a backend ${backend}`, async () => {
-      const receiver = await startOtlpReceiver({ reply: () => reply });
+      const receiver = await startOtlpReceiver({ reply });
       try {
         const run = await runFixture('secrets.cjs', appEnv(receiver.url));
         expect(run.reports.length, run.stderr).toBeGreaterThan(0);
         expect(receiver.requests.length).toBeGreaterThan(0);
         expect(receiver.requests.every((r) => r.headers.authorization === `Bearer ${WEFT_KEY}`)).toBe(true);
+        if (said[backend]) expect(run.stderr).toContain(said[backend]);
         expect([...leaksIn('exported bytes', exportedBytes(receiver)), ...leaksIn('app output', childOutput(run))]).toEqual([]);
       } finally {
         await receiver.close();
