@@ -16,7 +16,7 @@ const isAttributeValue = (value: unknown): boolean =>
 const LOGGER_METHODS = ['error', 'warn', 'info', 'debug', 'verbose'] as const;
 /** What OTel's registerInstrumentations() calls on each instrumentation. */
 const INSTRUMENTATION_METHODS = ['enable', 'disable', 'setTracerProvider'] as const;
-/** Options of weftInstrumentations() that an app may take for register()'s. */
+/** Options of register() that configure weft's default instrumentations (see weftInstrumentations()). */
 const CHAT_TRACING_OPTIONS = ['captureContent', 'redactContent', 'maxMessageLength', 'maxAttributeLength', 'requestStreamUsage'] as const;
 
 /** Each entry an instrumentation, or an array of them: OTel's registerInstrumentations() flattens nested arrays. */
@@ -58,13 +58,14 @@ export function checkRegisterOptions(options: unknown): RegisterOptions {
     if (!Array.isArray(instrumentations)) refuse('instrumentations', 'an array of instrumentations (`[]` for none)', instrumentations);
     checkInstrumentations(instrumentations, 'instrumentations');
   }
-  for (const name of CHAT_TRACING_OPTIONS) {
-    if ((options as Record<string, unknown>)[name] === undefined) continue;
-    // Ignored here, it would leave content recorded that the app asked to leave out: it belongs to the instrumentation.
+  const chatOption = CHAT_TRACING_OPTIONS.find((name) => (options as Record<string, unknown>)[name] !== undefined);
+  if (chatOption !== undefined && instrumentations !== undefined) {
+    // They configure weft's default instrumentations, which a list of the app's own replaces: applied to nothing,
+    // they would leave content recorded that the app asked to leave out.
     throw new WeftConfigError(
-      name,
-      name === 'captureContent' ? 'WEFT_CAPTURE_CONTENT' : undefined,
-      `weft: \`${name}\` is not an option of register() but of weft's instrumentations: register({ instrumentations: weftInstrumentations({ ${name} }) })${name === 'captureContent' ? ', or env WEFT_CAPTURE_CONTENT' : ''}.`,
+      chatOption,
+      chatOption === 'captureContent' ? 'WEFT_CAPTURE_CONTENT' : undefined,
+      `weft: \`${chatOption}\` configures weft's default instrumentations, and \`instrumentations\` replaces them: give it to weftInstrumentations() in your list, register({ instrumentations: [...weftInstrumentations({ ${chatOption} }), ...] }).`,
     );
   }
   if (spanProcessors !== undefined) {

@@ -2,6 +2,7 @@ import type { DiagLogger } from '@opentelemetry/api';
 import type { Instrumentation } from '@opentelemetry/instrumentation';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { ConnectionOptions } from '../config/index.js';
+import type { ChatTracingConfig } from '../instrumentation/index.js';
 
 /**
  * Batching of the export pipeline. Defaults suit an LLM app: few, large spans, exported within a second. A setting
@@ -50,15 +51,19 @@ export interface ExportOptions extends ConnectionOptions {
  *
  * @example
  * register({ project: 'my-team/my-project', serviceName: 'support-bot' });
+ * register({ project: 'my-team/my-project', captureContent: 'output' }); // no prompts on the spans
  */
-export interface RegisterOptions extends ExportOptions {
+export interface RegisterOptions
+  extends ExportOptions,
+    Pick<ChatTracingConfig, 'captureContent' | 'redactContent' | 'maxMessageLength' | 'maxAttributeLength' | 'requestStreamUsage'> {
   /** `service.name` of the resource. Env: `OTEL_SERVICE_NAME`. Default: OTel's, `unknown_service:node`. */
   serviceName?: string | undefined;
   /** Extra resource attributes; `OTEL_RESOURCE_ATTRIBUTES` is honoured too (these win). */
   resourceAttributes?: Record<string, string | number | boolean> | undefined;
   /**
-   * Instrumentations to enable. Default: all of weft's (the `openai` package). Pass `[]` for none, or your own list
-   * (it replaces the default).
+   * Instrumentations to enable. Default: all of weft's (the `openai` package), recording chat calls as
+   * `captureContent`, `redactContent`, `maxMessageLength`, `maxAttributeLength` and `requestStreamUsage` say. Pass
+   * `[]` for none, or your own list (it replaces the default; those options then go to `weftInstrumentations()`).
    */
   instrumentations?: Instrumentation[] | undefined;
   /** Further span processors, run before weft's exporter (e.g. to add attributes). */

@@ -13,7 +13,7 @@ import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } 
 import { type Instrumentation, registerInstrumentations } from '@opentelemetry/instrumentation';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { existingSharedOpenAIInstrumentation, OPENAI_INSTRUMENTATION_NAME } from '../instrumentation/openai/index.js';
-import { weftInstrumentations } from '../instrumentation/index.js';
+import { type ChatTracingConfig, resolveChatTracingConfig, weftInstrumentations } from '../instrumentation/index.js';
 import { rememberPlatformBaseUrl } from '../instrumentation/chat/server.js';
 import { WeftContextSpanProcessor } from '../tracing/index.js';
 import { setGlobalWeftContextManager, setWeftContextManager } from '../tracing/active-context.js';
@@ -166,6 +166,13 @@ function globalContextWorks(): boolean {
 }
 
 
+/** The options of register() that configure weft's default instrumentations; undefined when none is given. */
+function chatTracingOptions(options: RegisterOptions): ChatTracingConfig | undefined {
+  const { captureContent, redactContent, maxMessageLength, maxAttributeLength, requestStreamUsage } = options;
+  const chat = { captureContent, redactContent, maxMessageLength, maxAttributeLength, requestStreamUsage };
+  return Object.values(chat).some((value) => value !== undefined) ? chat : undefined;
+}
+
 /**
  * The registration of this process, made by any copy of weft, if there is one.
  *
@@ -217,6 +224,9 @@ export function register(given?: RegisterOptions): WeftHandle {
   // Said once the app's logger is in place, so that the warning reaches it.
   reportIgnoredLogLevel(logLevel);
 
+  const chatTracing = chatTracingOptions(options);
+  // Checked now, before anything starts: the instrumentation would only read them at its first call.
+  if (chatTracing) resolveChatTracingConfig(chatTracing);
   const flushTimeout = resolveFlushTimeout(options.exitFlushTimeoutMillis);
   const connection = resolveConnection(options);
   rememberSecret(connection.apiKey, true);
@@ -258,7 +268,7 @@ export function register(given?: RegisterOptions): WeftHandle {
     }
   }
 
-  const instrumentations = options.instrumentations ?? weftInstrumentations();
+  const instrumentations = options.instrumentations ?? weftInstrumentations(chatTracing);
   const listed = [instrumentations].flat(Number.POSITIVE_INFINITY) as (Instrumentation & { isEnabled?: () => boolean })[];
   let disable: (() => void) | undefined = registerInstrumentations({ tracerProvider: provider, instrumentations });
   // OTel's registerInstrumentations() enables only an instrumentation configured `enabled: false`: one an earlier

@@ -163,6 +163,20 @@ describe('content settings from the environment', () => {
     });
   }
 
+  it('records what register({ captureContent }) asks for, over the environment', async () => {
+    const result = await runNode([fixture('register-content-option.cjs')], { ...env(), WEFT_CAPTURE_CONTENT: 'all' });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const spans = peers.receiver.spans();
+    expect(spans.map((s) => s.name)).toEqual(['chat gpt-4o-mini', 'chat gpt-4o-mini']);
+    for (const span of spans) {
+      expect(span.attributes).not.toHaveProperty(INPUT);
+      expect(span.attributes[OUTPUT]).toBe(
+        JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'Hello there!' }], finish_reason: 'stop' }]),
+      );
+    }
+  });
+
   it('keeps content valid JSON within the SDK’s attribute length limit', async () => {
     const result = await runNode(['--import', 'weft/register', fixture('long-message.mjs')], {
       ...env(),

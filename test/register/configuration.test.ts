@@ -1,7 +1,7 @@
 import { type DiagLogger, ProxyTracerProvider, trace } from '@opentelemetry/api';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type RegisterOptions, register } from 'weft';
+import { type RegisterOptions, register, weftInstrumentations } from 'weft';
 import { configError } from '../helpers/config-error.js';
 
 const KEY = 'sk-never-print-me-1234';
@@ -101,20 +101,23 @@ describe('register() refuses options of the wrong type from plain JavaScript, na
     expect(configError(() => register({ serviceName: 5 } as unknown as RegisterOptions)).envVar).toBe('OTEL_SERVICE_NAME');
   });
 
-  it('refuses content capture among its options, where leaving it unread would record the content, and says where it goes', () => {
-    const error = configError(() => register({ captureContent: 'none' } as unknown as RegisterOptions));
+  it('refuses content options next to a list of instrumentations, which they would not reach, and says where they go', () => {
+    const instrumentations = weftInstrumentations();
+    const error = configError(() => register({ captureContent: 'none', instrumentations }));
     expect(error.option).toBe('captureContent');
     expect(error.envVar).toBe('WEFT_CAPTURE_CONTENT');
-    expect(error.message).toContain('register({ instrumentations: weftInstrumentations({ captureContent }) })');
-    expect(error.message).toContain('WEFT_CAPTURE_CONTENT');
-    const redact = configError(() => register({ redactContent: () => null } as unknown as RegisterOptions));
+    expect(error.message).toContain('weftInstrumentations({ captureContent })');
+    const redact = configError(() => register({ redactContent: () => null, instrumentations }));
+    expect(redact.option).toBe('redactContent');
     expect(redact.message).toContain('weftInstrumentations({ redactContent })');
   });
 
-  it("refuses openai's spelling of the base URL, naming weft's and its variable", () => {
-    const error = configError(() => register({ baseURL: 'https://trace.example.com' } as unknown as RegisterOptions));
-    expect(error.option).toBe('baseUrl');
-    expect(error.message).toBe("weft: there is no option `baseURL`; weft's is `baseUrl` (env WEFT_BASE_URL).");
+  it('refuses a content option of the wrong value, naming it, before anything starts', () => {
+    const error = configError(() => register({ captureContent: 'sometimes' } as unknown as RegisterOptions));
+    expect(error.option).toBe('captureContent');
+    expect(error.envVar).toBe('WEFT_CAPTURE_CONTENT');
+    const delegate = (trace.getTracerProvider() as ProxyTracerProvider).getDelegate();
+    expect(delegate.constructor).toBe(new ProxyTracerProvider().getDelegate().constructor);
   });
 
   it('does not repeat a key given as a number', () => {
