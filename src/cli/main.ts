@@ -10,19 +10,29 @@ Run "weft <command> --help" for a command's options.
 `;
 
 async function dev(argv: string[]): Promise<number> {
-  const service = await runDevCommand(argv);
-  if (!service) return 0;
-  // Run until interrupted; close cleanly so that the data file is flushed.
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      void service.close().then(resolve);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+  // Run until interrupted; close cleanly so that the data file is flushed. The signals are heard from before the
+  // service says it listens: one that came between the two would end the process by Node's default, unclosed.
+  let interrupted!: () => void;
+  const interruption = new Promise<void>((resolve) => {
+    interrupted = resolve;
   });
-  return 0;
+  const stop = () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    interrupted();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  try {
+    const service = await runDevCommand(argv);
+    if (!service) return 0;
+    await interruption;
+    await service.close();
+    return 0;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
 }
 
 const JOBS_USAGE = `Usage: weft jobs <subcommand> [options]
