@@ -34,26 +34,9 @@ export function settleApiPromise<T>(result: T, call: ChatCall, received?: () => 
   const promise = result as unknown as APIPromiseShape;
   if (!isAPIPromise(promise)) return settleForeignResult(result, call);
   watchFailure(promise, call);
+  watchParse(promise, call, received);
   watchRawResponse(promise, call);
   watchDerivedPromises(promise, call);
-
-  const parseResponse = promise.parseResponse;
-  promise.parseResponse = function weftParseResponse(this: unknown, ...args: unknown[]) {
-    let parsed: unknown;
-    try {
-      parsed = parseResponse.apply(this, args);
-    } catch (error) {
-      call.fail(error, received?.());
-      throw error;
-    }
-    return Promise.resolve(parsed).then(
-      (value) => call.settle(value),
-      (error: unknown) => {
-        call.fail(error, received?.());
-        throw error;
-      },
-    );
-  };
   return result;
 }
 
@@ -89,6 +72,27 @@ function watchFailure(promise: APIPromiseShape, call: ChatCall): void {
 }
 
 /**
+ * Settles the call with the parsed value (see ChatCall.settle), unless `settles` is false (the value of a derived
+ * promise was settled before), and fails it with the parse's error.
+ */
+function watchParse(promise: APIPromiseShape, call: ChatCall, received?: () => unknown, settles = true): void {
+  const parseResponse = promise.parseResponse;
+  promise.parseResponse = function weftParseResponse(this: unknown, ...args: unknown[]) {
+    let parsed: unknown;
+    try {
+      parsed = parseResponse.apply(this, args);
+    } catch (error) {
+      call.fail(error, received?.());
+      throw error;
+    }
+    return Promise.resolve(parsed).then(settles ? (value) => call.settle(value) : undefined, (error: unknown) => {
+      call.fail(error, received?.());
+      throw error;
+    });
+  };
+}
+
+/**
  * `.asResponse()` alone never parses, so the span ends with the response, without the body weft cannot read; and
  * since weft cannot hide from a raw body the usage it would have asked for, it asks for none.
  */
@@ -120,8 +124,9 @@ function watchRawResponse(promise: APIPromiseShape, call: ChatCall): void {
  * openai 7 gives each promise its own `_thenUnwrap`, which derives a promise from the request and openai's parser
  * directly, past the hooks above: another instrumentation outside weft that returns such a promise instead (arize's,
  * traceloop's) would leave the span open, and the usage chunk weft asked for shown. The derived promise's transform
- * gets the value settled first, and the promise itself is watched as the one weft hooked is. In openai 4 to 6
- * `_thenUnwrap` is the class's, and reads the hooked `responsePromise` and `parseResponse`.
+ * gets the value settled first, and the derived promise is watched as the one weft hooked is: the request's error,
+ * its parse's, its raw response. In openai 4 to 6 `_thenUnwrap` is the class's, and reads the hooked
+ * `responsePromise` and `parseResponse`.
  */
 function watchDerivedPromises(promise: APIPromiseShape, call: ChatCall): void {
   const thenUnwrap = Object.hasOwn(promise, '_thenUnwrap') ? promise._thenUnwrap : undefined;
@@ -131,6 +136,7 @@ function watchDerivedPromises(promise: APIPromiseShape, call: ChatCall): void {
     const derived = thenUnwrap.call(this, ((value, ...rest) => transform(call.settle(value), ...rest)) as Transform);
     if (isAPIPromise(derived as APIPromiseShape)) {
       watchFailure(derived as APIPromiseShape, call);
+      watchParse(derived as APIPromiseShape, call, undefined, false);
       watchRawResponse(derived as APIPromiseShape, call);
       watchDerivedPromises(derived as APIPromiseShape, call);
     }
