@@ -35,6 +35,8 @@ export interface ScriptedCompletion {
   malformedAfterChunks?: number;
   /** Non-streamed only: never answer; the response stays open until the client goes away. */
   hang?: boolean;
+  /** Non-streamed only: send the headers and half the body, then drop the connection (the client's parse fails). */
+  cutBody?: boolean;
   /**
    * Streams only: send the usage chunk even when `stream_options.include_usage` was not set, as the platform's
    * inference and training services do (it defaults to true there).
@@ -106,7 +108,7 @@ export async function startOpenAIServer(initial: ScriptedReply = HELLO): Promise
         return sendStream(res, chunks, reply);
       }
       if (reply.hang) return;
-      return sendJson(res, 200, renderCompletion(reply));
+      return sendJson(res, 200, renderCompletion(reply), {}, reply.cutBody === true);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -211,7 +213,7 @@ function chunk(reply: ScriptedCompletion, choices: unknown[], withNullUsage: boo
   return out;
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, cut = false): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json',
@@ -219,7 +221,9 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
     'x-request-id': 'req_test_123',
     ...headers,
   });
-  res.end(text);
+  if (!cut) return void res.end(text);
+  res.write(text.slice(0, text.length / 2));
+  setImmediate(() => res.socket?.destroy());
 }
 
 function sendError(res: ServerResponse, reply: ScriptedError): void {

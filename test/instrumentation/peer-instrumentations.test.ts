@@ -55,6 +55,7 @@ const SCENARIOS = [
   'bad-request',
   'server-error',
   'stream-bad-request',
+  'cut-body',
   'parse',
   'helper',
 ];
@@ -65,6 +66,7 @@ function reply(model: string): ScriptedReply {
   if (model.includes('bad-request')) return { status: 400, error: { message: 'Invalid value', type: 'invalid_request_error' } };
   if (model === 'server-error') return { status: 500, error: { message: 'The server had an error', type: 'server_error' } };
   if (model === 'abort') return { ...HELLO, hangAfterChunks: 2 };
+  if (model === 'cut-body') return { ...HELLO, cutBody: true };
   if (model === 'parse') return { ...HELLO, choices: [{ content: '{"answer":42}', finishReason: 'stop' }] };
   return HELLO;
 }
@@ -103,7 +105,7 @@ async function runApp(cell: Cell, weft: boolean): Promise<Run> {
 const title = ({ peer, order, openai }: Cell) => `${peer} patching ${openai === 'openai' ? 'openai 7' : 'openai 6'} ${order} weft`;
 
 /** An error the app met because the peer's result lacks something of openai's it uses: the app's, not the call's. */
-const peersOwnError = (seen: Record<string, unknown>) => 'error' in seen && (seen.error as { sdkError: boolean }).sdkError !== true;
+const peersOwnError = (seen: Record<string, unknown>) => 'error' in seen && (seen.error as { callError: boolean }).callError !== true;
 
 describe.each(CELLS.map((cell) => [title(cell), cell] as const))('%s', (_title, cell) => {
   let traced: Run;

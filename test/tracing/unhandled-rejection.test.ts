@@ -58,6 +58,14 @@ describe('a rejected native promise returned by an op', () => {
   });
 });
 
+describe('a failed chat call whose APIPromise the app drops unread', () => {
+  it('is reported as unhandled, with the same error, as without weft, and its span records the error', async () => {
+    const result = await sameAsWithout('chat-dropped', 'unhandled: Error: 400 no such model');
+    expect(result.code).toBe(1);
+    expect(theOneSpan(result, 'chat gpt-4o-mini').status).toEqual({ code: 2, message: '400 no such model' });
+  });
+});
+
 describe('a rejected Promise subclass returned by an op', () => {
   it('is not reported when the app handles it with catch, as without weft', async () => {
     const result = await sameAsWithout('subclass-catch', 'handled by the app: Error');

@@ -34,9 +34,38 @@ export function settleApiPromise<T>(result: T, call: ChatCall, received?: () => 
   const promise = result as unknown as APIPromiseShape;
   if (!isAPIPromise(promise)) return settleForeignResult(result, call);
   watchFailure(promise, call);
+  watchParse(promise, call, received);
   watchRawResponse(promise, call);
   watchDerivedPromises(promise, call);
+  return result;
+}
 
+/**
+ * Fails the span with the request's error, which reaches the promise's readers unchanged: `responsePromise`, which
+ * openai's `parse()` and `asResponse()` read, becomes a promise that fails the span first and rejects with the same
+ * error. Whoever read the request reads it instead, so it is left unhandled only where the request would have been
+ * (nobody read the promise); a promise derived past it in openai 7 reads it too (see watchDerivedPromises). A promise
+ * already parsed (by an instrumentation inside weft, before it returned it) has its readers on the parse: weft watches
+ * the error on a branch of its own, which never rejects.
+ */
+function watchFailure(promise: APIPromiseShape, call: ChatCall): void {
+  if (promise.parsedPromise !== undefined) {
+    promise.responsePromise.then(undefined, (error: unknown) => call.fail(error));
+    return;
+  }
+  // A data property, as openai's: an accessor here would turn every APIPromise of openai 7 into a slow dictionary-mode
+  // object, for openai's own reads of it too.
+  promise.responsePromise = promise.responsePromise.then(undefined, (error: unknown) => {
+    call.fail(error);
+    throw error;
+  });
+}
+
+/**
+ * Settles the call with the parsed value (see ChatCall.settle), unless `settles` is false (the value of a derived
+ * promise was settled before), and fails it with the parse's error.
+ */
+function watchParse(promise: APIPromiseShape, call: ChatCall, received?: () => unknown, settles = true): void {
   const parseResponse = promise.parseResponse;
   promise.parseResponse = function weftParseResponse(this: unknown, ...args: unknown[]) {
     let parsed: unknown;
@@ -46,46 +75,11 @@ export function settleApiPromise<T>(result: T, call: ChatCall, received?: () => 
       call.fail(error, received?.());
       throw error;
     }
-    return Promise.resolve(parsed).then(
-      (value) => call.settle(value),
-      (error: unknown) => {
-        call.fail(error, received?.());
-        throw error;
-      },
-    );
+    return Promise.resolve(parsed).then(settles ? (value) => call.settle(value) : undefined, (error: unknown) => {
+      call.fail(error, received?.());
+      throw error;
+    });
   };
-  return result;
-}
-
-/**
- * Fails the span with the request's error, which reaches the promise's readers unchanged. Whoever reads
- * `responsePromise` (openai's `parse()`, `asResponse()`) gets a promise that fails the span first, made when first
- * read: one made for nobody would be a rejection nobody handles, which ends the process (an instrumentation outside
- * weft may hand the app a promise derived past it, see watchDerivedPromises). A promise already parsed (by an
- * instrumentation inside weft, before it returned it) has its readers on the parse: weft watches the error on a branch
- * of its own, which never rejects.
- */
-function watchFailure(promise: APIPromiseShape, call: ChatCall): void {
-  const source = promise.responsePromise;
-  if (promise.parsedPromise !== undefined) {
-    source.then(undefined, (error: unknown) => call.fail(error));
-    return;
-  }
-  let read: Promise<unknown> | undefined;
-  Object.defineProperty(promise, 'responsePromise', {
-    configurable: true,
-    enumerable: true,
-    get() {
-      read ??= source.then(undefined, (error: unknown) => {
-        call.fail(error);
-        throw error;
-      });
-      return read;
-    },
-    set(this: APIPromiseShape, value: Promise<unknown>) {
-      Object.defineProperty(this, 'responsePromise', { configurable: true, enumerable: true, writable: true, value });
-    },
-  });
 }
 
 /**
@@ -120,8 +114,9 @@ function watchRawResponse(promise: APIPromiseShape, call: ChatCall): void {
  * openai 7 gives each promise its own `_thenUnwrap`, which derives a promise from the request and openai's parser
  * directly, past the hooks above: another instrumentation outside weft that returns such a promise instead (arize's,
  * traceloop's) would leave the span open, and the usage chunk weft asked for shown. The derived promise's transform
- * gets the value settled first, and the promise itself is watched as the one weft hooked is. In openai 4 to 6
- * `_thenUnwrap` is the class's, and reads the hooked `responsePromise` and `parseResponse`.
+ * gets the value settled first, and the derived promise is watched as the one weft hooked is: the request's error
+ * (through the same `responsePromise`), its parse's, its raw response. In openai 4 to 6 `_thenUnwrap` is the class's,
+ * and reads the hooked `responsePromise` and `parseResponse`.
  */
 function watchDerivedPromises(promise: APIPromiseShape, call: ChatCall): void {
   const thenUnwrap = Object.hasOwn(promise, '_thenUnwrap') ? promise._thenUnwrap : undefined;
@@ -130,7 +125,10 @@ function watchDerivedPromises(promise: APIPromiseShape, call: ChatCall): void {
   promise._thenUnwrap = function weftThenUnwrap(this: unknown, transform: Transform) {
     const derived = thenUnwrap.call(this, ((value, ...rest) => transform(call.settle(value), ...rest)) as Transform);
     if (isAPIPromise(derived as APIPromiseShape)) {
-      watchFailure(derived as APIPromiseShape, call);
+      // It reads the request itself: given the promise that fails the span instead, so that the request's error is
+      // read, and the span failed, once, whoever reads it.
+      (derived as APIPromiseShape).responsePromise = promise.responsePromise;
+      watchParse(derived as APIPromiseShape, call, undefined, false);
       watchRawResponse(derived as APIPromiseShape, call);
       watchDerivedPromises(derived as APIPromiseShape, call);
     }
