@@ -121,18 +121,14 @@ describe("weftSpanProcessor() on the app's own provider, which the app does not 
       expect(received().sort()).toEqual(['span-1 → acme/own-exit', 'span-2 → acme/own-exit-two']);
     });
 
-    it('at process.exit() with the service hanging, each send in its share of one flush timeout, not one each', async () => {
+    it('at process.exit() with the service hanging, each sends within the one flush timeout: the first does not take it all', async () => {
       await receiver.close();
       receiver = await startOtlpReceiver({ reply: () => 'hang' });
-      const timeout = 1500;
-      const started = performance.now();
-      const result = await runNode([FIXTURE], { WEFT_BASE_URL: receiver.url, FIXTURE_END: 'exit', FIXTURE_PROVIDERS: '3', FIXTURE_FLUSH_TIMEOUT: String(timeout) });
-      const took = performance.now() - started;
+      const result = await runNode([FIXTURE], { WEFT_BASE_URL: receiver.url, FIXTURE_END: 'exit', FIXTURE_PROVIDERS: '3', FIXTURE_FLUSH_TIMEOUT: '1500' });
       expect(result.code, result.stderr).toBe(3);
-      // Each had its turn: the first did not wait out the whole timeout and leave the others none.
+      // Each had its turn: the first did not wait out the whole timeout and leave the others none. (That the three
+      // share one timeout rather than take one each is a matter of time, which tests do not assert.)
       expect(receiver.requests.map((request) => request.spans[0]?.name).sort()).toEqual(['span-1', 'span-2', 'span-3']);
-      // A bound, not a speed: a flush timeout each would have held the process three times as long.
-      expect(took).toBeLessThan(3 * timeout);
       // With no diagnostic logger of the app's, weft says so as a process warning, printed before the process ends.
       expect(result.stderr).toMatch(/\[WEFT\] Warning: weft: could not send 1 span\(s\) to .* as the process ended/);
     });
