@@ -61,6 +61,8 @@ export class ResilientExporter implements SpanExporter {
   /** Until when the service asked not to be sent anything (`Retry-After`); even a flush waits for it. */
   private heldUntil = 0;
   private stopping: Promise<void> | undefined;
+  /** Sends the spans kept for a retry as the pause ends (see {@link ResilientExporter.retryWhenPauseEnds}). */
+  private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly inner: OtlpExporter,
@@ -79,6 +81,7 @@ export class ResilientExporter implements SpanExporter {
     this.stats.spansQueued -= spans.length;
     if (Date.now() < this.pausedUntil) {
       this.keep(spans);
+      this.retryWhenPauseEnds();
       resultCallback({ code: ExportResultCode.SUCCESS });
       return;
     }
@@ -272,10 +275,31 @@ export class ResilientExporter implements SpanExporter {
       this.heldUntil = this.lastFailureAt + Math.min(asked, LONGEST_RETRY_AFTER_MS);
       this.pausedUntil = Math.max(this.pausedUntil, this.heldUntil);
     }
+    this.retryWhenPauseEnds();
     reportOnce(
       `export-failed ${this.target}`,
       `could not export spans to ${this.target} (${describe(error)}); keeping up to ${this.maxRetrySpans} for the next attempt.${this.hint}`,
     );
+  }
+
+  /**
+   * Sends the spans kept for a retry once the pause after a failure is over. The batch processor exports only when
+   * new spans end: an app gone quiet after the service failed (a burst, then idle) would otherwise hold them until
+   * its next span or its shutdown, long after the service recovered. A failed retry pauses longer and comes back
+   * here. The timer keeps no finished app alive, and goes with the shutdown.
+   */
+  private retryWhenPauseEnds(): void {
+    if (this.retryTimer !== undefined || this.stopping !== undefined || this.pending.length === 0) return;
+    this.retryTimer = setTimeout(
+      () => {
+        this.retryTimer = undefined;
+        // A timer may fire a millisecond early by the wall clock: then it waits on, rather than trying a paused service.
+        if (this.backendDown) this.retryWhenPauseEnds();
+        else void this.retryPending();
+      },
+      Math.max(1, this.pausedUntil - Date.now()),
+    );
+    this.retryTimer.unref();
   }
 
   /** Keeps spans for the next attempt; past the bound, the oldest are dropped. */
@@ -323,6 +347,7 @@ export class ResilientExporter implements SpanExporter {
   }
 
   private async stop(): Promise<void> {
+    clearTimeout(this.retryTimer);
     const since = this.failureMark();
     await this.settled();
     await this.retryPending(since, true);
