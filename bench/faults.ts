@@ -322,7 +322,7 @@ export function printFaults(result: FaultResult): void {
     rows,
     [
       'After the slices every backend recovers (the refusing one starts listening on its port) and weft flushes until it holds',
-      'nothing (up to 30 s). Ended = exported + dropped + still held; "backend received": distinct spans the backend took.',
+      'nothing (up to 60 s). Ended = exported + dropped + still held; "backend received": distinct spans the backend took.',
       'What weft dropped while the backend was down is what its bounded queue could not hold, counted.',
     ],
   );

@@ -71,8 +71,9 @@ function held() {
 }
 
 /**
- * Flushes until weft holds nothing, or `deadlineMs` has passed: a flush waits at most weft's flush timeout (3 s), and
- * a request to a backend that hung before it recovered is only given up on at the export timeout (10 s).
+ * Flushes until weft holds nothing, or `deadlineMs` has passed. A flush waits at most weft's flush timeout (3 s) and
+ * skips a service known to hang; what it kept is retried as the pause after the last failure ends (up to 30 s), and
+ * a request still open to a backend that hung is given up on at the export timeout (10 s).
  */
 async function drain(deadlineMs) {
   const end = Date.now() + deadlineMs;
@@ -89,7 +90,7 @@ async function drain(deadlineMs) {
 async function serve() {
   for (const mode of job.modes) for (let i = 0; i < job.warmup; i++) await CALLS[mode]();
   process.on('message', (message) => {
-    const work = message.finish ? (handle ? drain(30_000) : Promise.resolve()).then(() => ({ stats: counters() })) : slice(message.mode, message.calls);
+    const work = message.finish ? (handle ? drain(60_000) : Promise.resolve()).then(() => ({ stats: counters() })) : slice(message.mode, message.calls);
     work.then(
       (reply) => process.send(reply),
       (err) => {
