@@ -24,6 +24,32 @@ function env(): Record<string, string> {
   };
 }
 
+const INPUT = 'gen_ai.input.messages';
+const OUTPUT = 'gen_ai.output.messages';
+/** The content chat-calls.mjs (and .cjs) sends and gets back, as weft records it. */
+const CONTENT = {
+  [INPUT]: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }]),
+  [OUTPUT]: JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'Hello there!' }], finish_reason: 'stop' }]),
+};
+
+/** What the plain call of chat-calls.mjs records, with the content of the sides given. */
+function plainCall(recorded: readonly (typeof INPUT | typeof OUTPUT)[]): Record<string, unknown> {
+  return {
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.provider.name': 'openai',
+    'gen_ai.request.model': 'gpt-4o-mini',
+    'server.address': '127.0.0.1',
+    'server.port': peers.server.port,
+    'gen_ai.response.id': 'chatcmpl-hello',
+    'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
+    'gen_ai.response.finish_reasons': ['stop'],
+    'gen_ai.usage.input_tokens': 12,
+    'gen_ai.usage.output_tokens': 3,
+    'llm.usage.total_tokens': 15,
+    ...Object.fromEntries(recorded.map((key) => [key, CONTENT[key]])),
+  };
+}
+
 function expectChatSpans(spans: DecodedSpan[]): void {
   expect(spans.map((s) => s.name)).toEqual(['chat gpt-4o-mini', 'chat gpt-4o-mini']);
   const [plain, streamed] = spans;
@@ -74,26 +100,6 @@ describe('an app started with weft/register', () => {
 });
 
 describe('an ES module app started with --import weft/register after another registration', () => {
-  // What the plain call of chat-calls.mjs records, with or without its content.
-  const plainCall = (withContent: boolean) => ({
-    'gen_ai.operation.name': 'chat',
-    'gen_ai.provider.name': 'openai',
-    'gen_ai.request.model': 'gpt-4o-mini',
-    'server.address': '127.0.0.1',
-    'server.port': peers.server.port,
-    'gen_ai.response.id': 'chatcmpl-hello',
-    'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
-    'gen_ai.response.finish_reasons': ['stop'],
-    'gen_ai.usage.input_tokens': 12,
-    'gen_ai.usage.output_tokens': 3,
-    'llm.usage.total_tokens': 15,
-    ...(withContent
-      ? {
-          'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }]),
-          'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'Hello there!' }], finish_reason: 'stop' }]),
-        }
-      : {}),
-  });
 
   it('is traced when -r weft/register came first, which registered before the loader hook was there', async () => {
     const result = await runNode(['-r', 'weft/register', '--import', 'weft/register', fixture('chat-calls.mjs')], env());
@@ -102,7 +108,7 @@ describe('an ES module app started with --import weft/register after another reg
     expect(JSON.parse(result.stdout)).toEqual({ content: 'Hello there!', chunks: 5, stream: 'Stream' });
     const spans = peers.receiver.spans();
     expect(spans.map((s) => s.name)).toEqual(['chat gpt-4o-mini', 'chat gpt-4o-mini']);
-    expect(spans[0]?.attributes).toEqual(plainCall(true));
+    expect(spans[0]?.attributes).toEqual(plainCall([INPUT, OUTPUT]));
   });
 
   it('is traced with the options of its own preload, which called register() before --import weft/register', async () => {
@@ -112,13 +118,11 @@ describe('an ES module app started with --import weft/register after another reg
     expect(result.code).toBe(0);
     const spans = peers.receiver.spans();
     expect(spans.map((s) => s.name)).toEqual(['chat gpt-4o-mini', 'chat gpt-4o-mini']);
-    expect(spans[0]?.attributes).toEqual(plainCall(false));
+    expect(spans[0]?.attributes).toEqual(plainCall([]));
   });
 });
 
 describe('content settings from the environment', () => {
-  const INPUT = 'gen_ai.input.messages';
-  const OUTPUT = 'gen_ai.output.messages';
   for (const [variables, recorded] of [
     [{ WEFT_CAPTURE_CONTENT: 'none' }, []],
     [{ WEFT_CAPTURE_CONTENT: 'input' }, [INPUT]],
@@ -136,24 +140,7 @@ describe('content settings from the environment', () => {
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
       const [plain, streamed] = peers.receiver.spans();
-      const content = {
-        [INPUT]: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }]),
-        [OUTPUT]: JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'Hello there!' }], finish_reason: 'stop' }]),
-      };
-      const expected = {
-        'gen_ai.operation.name': 'chat',
-        'gen_ai.provider.name': 'openai',
-        'gen_ai.request.model': 'gpt-4o-mini',
-        'server.address': '127.0.0.1',
-        'server.port': peers.server.port,
-        'gen_ai.response.id': 'chatcmpl-hello',
-        'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
-        'gen_ai.response.finish_reasons': ['stop'],
-        'gen_ai.usage.input_tokens': 12,
-        'gen_ai.usage.output_tokens': 3,
-        'llm.usage.total_tokens': 15,
-        ...Object.fromEntries(recorded.map((key) => [key, content[key]])),
-      };
+      const expected = plainCall(recorded);
       expect(plain?.attributes).toEqual(expected);
       expect(streamed?.attributes).toEqual({
         ...expected,
@@ -171,9 +158,7 @@ describe('content settings from the environment', () => {
     expect(spans.map((s) => s.name)).toEqual(['chat gpt-4o-mini', 'chat gpt-4o-mini']);
     for (const span of spans) {
       expect(span.attributes).not.toHaveProperty(INPUT);
-      expect(span.attributes[OUTPUT]).toBe(
-        JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'Hello there!' }], finish_reason: 'stop' }]),
-      );
+      expect(span.attributes[OUTPUT]).toBe(CONTENT[OUTPUT]);
     }
   });
 
