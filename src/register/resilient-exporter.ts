@@ -4,7 +4,26 @@ import { reportOnce } from '../diagnostics.js';
 import type { ExportStats } from './export-stats.js';
 import type { OtlpExporter } from './otlp-exporter.js';
 
-/** Statuses that will not get better by sending the same spans again. */
+/** An export request: see {@link ResilientExporter.request}. */
+interface Request {
+  settled: Promise<void>;
+  start: () => void;
+}
+
+/**
+ * Starts the requests one per turn of the event loop, the first at once. Each is encoded as it starts, and a backlog
+ * of thousands of spans (a service that was down, back again) encoded in one go held the app's event loop for
+ * tens of milliseconds (20–29 ms in the bench of a misbehaving backend, against 14 ms at most otherwise).
+ */
+function startOneATurn(requests: readonly Request[]): void {
+  let next = 0;
+  const startNext = () => {
+    requests[next++]!.start();
+    if (next < requests.length) setImmediate(startNext);
+  };
+  startNext();
+}
+
 /** The HTTP status of a failed export, when the service answered. */
 function statusOf(error: unknown): number | undefined {
   const status = (error as { code?: unknown } | undefined)?.code;
@@ -94,16 +113,20 @@ export class ResilientExporter implements SpanExporter {
     this.pending = [];
     // The backlog goes out in requests no larger than a batch: one request of everything kept could be refused
     // for its size (413, for good) and lose it all at once.
-    const requests: Promise<void>[] = [];
+    const requests: Request[] = [];
     for (let start = 0; start < batch.length; start += this.maxBatchSize) {
-      requests.push(this.sendRequest(batch.slice(start, start + this.maxBatchSize)));
+      requests.push(this.request(batch.slice(start, start + this.maxBatchSize)));
     }
-    if (requests.length === 0) requests.push(this.sendRequest([]));
-    void Promise.all(requests).then(() => resultCallback({ code: ExportResultCode.SUCCESS }));
+    if (requests.length === 0) requests.push(this.request([]));
+    startOneATurn(requests);
+    void Promise.all(requests.map((request) => request.settled)).then(() => resultCallback({ code: ExportResultCode.SUCCESS }));
   }
 
-  /** Sends one request; resolves once it settled and was counted, or once weft stopped waiting for it. */
-  private sendRequest(batch: ReadableSpan[]): Promise<void> {
+  /**
+   * One request, counted as in flight from now on (the end of the process sends or counts its spans), sent once
+   * `start` is called. `settled` resolves once it settled and was counted, or once weft stopped waiting for it.
+   */
+  private request(batch: ReadableSpan[]): Request {
     let done = () => {};
     const settled = new Promise<void>((resolve) => {
       done = resolve;
@@ -120,12 +143,16 @@ export class ResilientExporter implements SpanExporter {
     const settle = (result: ExportResult) =>
       finish(() => (result.code === ExportResultCode.SUCCESS ? this.onSuccess(batch) : this.onFailure(batch, result.error)));
     this.inFlight.set(settled, { batch, letGo: () => done(), finish });
-    try {
-      this.inner.export(batch, settle);
-    } catch (error) {
-      settle({ code: ExportResultCode.FAILED, error: error as Error });
-    }
-    return settled;
+    const start = () => {
+      // Already counted (sent or dropped as the process ends): it must not go out too.
+      if (finished) return;
+      try {
+        this.inner.export(batch, settle);
+      } catch (error) {
+        settle({ code: ExportResultCode.FAILED, error: error as Error });
+      }
+    };
+    return { settled, start };
   }
 
   /**

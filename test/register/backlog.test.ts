@@ -1,3 +1,4 @@
+import diagnostics from 'node:diagnostics_channel';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { trace } from '@opentelemetry/api';
@@ -73,4 +74,35 @@ it('sends held spans again once the service accepted a request after asking to w
 
   await handle.shutdown();
   expect(handle.stats).toMatchObject({ spansEnded: 2, spansExported: 2, spansDropped: 0 });
+});
+
+it('sends a backlog one request per turn of the event loop, so that the app runs between them', async () => {
+  let down = true;
+  receiver = await startOtlpReceiver({ reply: () => (down ? { status: 503 } : { status: 200 }) });
+  const handle = start(receiver.url, 2);
+  endSpans('a', 'b', 'c', 'd', 'e', 'f');
+  await handle.forceFlush();
+  expect(handle.stats).toMatchObject({ spansExported: 0, spansDropped: 0 });
+
+  // Back again: the flush sends the six kept spans in three requests of two. As the first starts, the app queues a
+  // turn of its own: it must come before the last request starts, not after all of them (encoded in one go, a large
+  // backlog held the event loop for tens of milliseconds).
+  down = false;
+  const order: string[] = [];
+  const onRequest = ({ request }: { request: { path: string } }) => {
+    if (!request.path.endsWith('/otel/v1/traces')) return;
+    if (order.length === 0) setImmediate(() => order.push('app'));
+    order.push('request');
+  };
+  diagnostics.subscribe('http.client.request.start', onRequest as (message: unknown) => void);
+  try {
+    await handle.forceFlush();
+  } finally {
+    diagnostics.unsubscribe('http.client.request.start', onRequest as (message: unknown) => void);
+  }
+  expect(order.filter((o) => o === 'request')).toHaveLength(3);
+  expect(order.indexOf('app')).toBeGreaterThan(-1);
+  expect(order.indexOf('app')).toBeLessThan(order.lastIndexOf('request'));
+  expect(handle.stats).toMatchObject({ spansEnded: 6, spansExported: 6, spansDropped: 0 });
+  expect(receiver.spans().map((s) => s.name).sort()).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
 });
