@@ -1,5 +1,5 @@
 import { kindOf, WeftConfigError } from '../config/index.js';
-import type { RegisterOptions } from './options.js';
+import { CHAT_TRACING_OPTIONS, type RegisterOptions } from './options.js';
 import { resolveFlushOnExit } from './pipeline-flushing.js';
 
 function refuse(option: string, expected: string, value: unknown, envVar?: string): never {
@@ -16,8 +16,6 @@ const isAttributeValue = (value: unknown): boolean =>
 const LOGGER_METHODS = ['error', 'warn', 'info', 'debug', 'verbose'] as const;
 /** What OTel's registerInstrumentations() calls on each instrumentation. */
 const INSTRUMENTATION_METHODS = ['enable', 'disable', 'setTracerProvider'] as const;
-/** Options of register() that configure weft's default instrumentations (see weftInstrumentations()). */
-const CHAT_TRACING_OPTIONS = ['captureContent', 'redactContent', 'maxMessageLength', 'maxAttributeLength', 'requestStreamUsage'] as const;
 
 /** Each entry an instrumentation, or an array of them: OTel's registerInstrumentations() flattens nested arrays. */
 function checkInstrumentations(list: unknown[], path: string): void {

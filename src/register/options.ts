@@ -4,6 +4,9 @@ import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { ConnectionOptions } from '../config/index.js';
 import type { ChatTracingConfig } from '../instrumentation/index.js';
 
+/** The options of register() that configure weft's default instrumentations (see weftInstrumentations()). */
+export const CHAT_TRACING_OPTIONS = ['captureContent', 'redactContent', 'maxMessageLength', 'maxAttributeLength', 'requestStreamUsage'] as const;
+
 /**
  * Batching of the export pipeline. Defaults suit an LLM app: few, large spans, exported within a second. A setting
  * not given falls back to OTel's standard variable when it is set (`OTEL_BSP_*`), then to weft's default.
@@ -53,9 +56,7 @@ export interface ExportOptions extends ConnectionOptions {
  * register({ project: 'my-team/my-project', serviceName: 'support-bot' });
  * register({ project: 'my-team/my-project', captureContent: 'output' }); // no prompts on the spans
  */
-export interface RegisterOptions
-  extends ExportOptions,
-    Pick<ChatTracingConfig, 'captureContent' | 'redactContent' | 'maxMessageLength' | 'maxAttributeLength' | 'requestStreamUsage'> {
+export interface RegisterOptions extends ExportOptions, Pick<ChatTracingConfig, (typeof CHAT_TRACING_OPTIONS)[number]> {
   /** `service.name` of the resource. Env: `OTEL_SERVICE_NAME`. Default: OTel's, `unknown_service:node`. */
   serviceName?: string | undefined;
   /** Extra resource attributes; `OTEL_RESOURCE_ATTRIBUTES` is honoured too (these win). */

@@ -29,7 +29,7 @@ import { createExportStats, type ExportStats } from './export-stats.js';
 import { reportFailure, resolveFlushTimeout } from './flush-timeout.js';
 import { warnIfBundledOpenAIUnpatched } from './bundled.js';
 import { pipelineFlushing } from './pipeline-flushing.js';
-import type { RegisterOptions } from './options.js';
+import { CHAT_TRACING_OPTIONS, type RegisterOptions } from './options.js';
 import { buildResource } from './resource.js';
 import { sdkDisabled } from './sdk-disabled.js';
 import { checkRegisterOptions } from './check-options.js';
@@ -168,9 +168,8 @@ function globalContextWorks(): boolean {
 
 /** The options of register() that configure weft's default instrumentations; undefined when none is given. */
 function chatTracingOptions(options: RegisterOptions): ChatTracingConfig | undefined {
-  const { captureContent, redactContent, maxMessageLength, maxAttributeLength, requestStreamUsage } = options;
-  const chat = { captureContent, redactContent, maxMessageLength, maxAttributeLength, requestStreamUsage };
-  return Object.values(chat).some((value) => value !== undefined) ? chat : undefined;
+  if (CHAT_TRACING_OPTIONS.every((name) => options[name] === undefined)) return undefined;
+  return Object.fromEntries(CHAT_TRACING_OPTIONS.map((name) => [name, options[name]])) as ChatTracingConfig;
 }
 
 /**
