@@ -4,6 +4,7 @@ import { type DecodedSpan, StatusCodeValue } from '../../src/otlp/index.js';
 import { runNode } from '../helpers/child.js';
 import { HELLO } from '../helpers/openai-server.js';
 import { loopbackPeersPerTest } from '../helpers/loopback-peers.js';
+import { HELLO_OUTPUT, HELLO_RESPONSE, HELLO_USAGE, HI_INPUT } from './expected-spans.js';
 
 /**
  * Real processes running the BUILT package (`npm run build` first), the way users start weft: no weft code in
@@ -27,10 +28,7 @@ function env(): Record<string, string> {
 const INPUT = 'gen_ai.input.messages';
 const OUTPUT = 'gen_ai.output.messages';
 /** The content chat-calls.mjs (and .cjs) sends and gets back, as weft records it. */
-const CONTENT = {
-  [INPUT]: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }]),
-  [OUTPUT]: JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'Hello there!' }], finish_reason: 'stop' }]),
-};
+const CONTENT = { [INPUT]: JSON.stringify(HI_INPUT), [OUTPUT]: JSON.stringify(HELLO_OUTPUT) };
 
 /** What the plain call of chat-calls.mjs records, with the content of the sides given. */
 function plainCall(recorded: readonly (typeof INPUT | typeof OUTPUT)[]): Record<string, unknown> {
@@ -40,12 +38,8 @@ function plainCall(recorded: readonly (typeof INPUT | typeof OUTPUT)[]): Record<
     'gen_ai.request.model': 'gpt-4o-mini',
     'server.address': '127.0.0.1',
     'server.port': peers.server.port,
-    'gen_ai.response.id': 'chatcmpl-hello',
-    'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
-    'gen_ai.response.finish_reasons': ['stop'],
-    'gen_ai.usage.input_tokens': 12,
-    'gen_ai.usage.output_tokens': 3,
-    'llm.usage.total_tokens': 15,
+    ...HELLO_RESPONSE,
+    ...HELLO_USAGE,
     ...Object.fromEntries(recorded.map((key) => [key, CONTENT[key]])),
   };
 }
