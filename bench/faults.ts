@@ -1,11 +1,12 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChatServer } from './lib/chat-server.js';
 import { type ServingChild, serveChild } from './lib/child.js';
 import { deadPort } from './lib/dead-port.js';
+import { listenOnLoopback } from './lib/loopback-server.js';
+import { OTLP_OK_BODY } from './lib/otlp-sink.js';
 import { fmt, median, percentile, signTestP } from './lib/stats.js';
 import { printTable } from './lib/table.js';
-import { decodeTraceExport, encodeTraceExportResponse } from '../src/otlp/index.js';
+import { decodeTraceExport } from '../src/otlp/index.js';
 
 /**
  * Issue 8's reliability question, measured: does a trace service that misbehaves slow the app's own calls? Each
@@ -100,29 +101,6 @@ interface Backend {
   close(): Promise<void>;
 }
 
-async function listen(
-  handler: (req: IncomingMessage, res: ServerResponse, body: Buffer) => void,
-  port = 0,
-): Promise<{ origin: string; close: () => Promise<void> }> {
-  const server = createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (p: Buffer) => parts.push(p));
-    req.on('end', () => handler(req, res, Buffer.concat(parts)));
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  const { port: bound } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${bound}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-const OK_BODY = Buffer.from(encodeTraceExportResponse());
-
 /** Distinct span ids in the accepted bodies: a span sent again after a failure counts once. */
 function distinctSpans(bodies: Buffer[]): number {
   const ids = new Set<string>();
@@ -134,7 +112,7 @@ async function startBackend(config: Exclude<FaultConfig, 'none'>): Promise<Backe
   const accepted: Buffer[] = [];
   const accept = (_req: IncomingMessage, res: ServerResponse, body: Buffer) => {
     accepted.push(body);
-    res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end(OK_BODY);
+    res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end(OTLP_OK_BODY);
   };
   if (config === 'down') {
     const port = await deadPort();
@@ -144,7 +122,7 @@ async function startBackend(config: Exclude<FaultConfig, 'none'>): Promise<Backe
       origin: `http://127.0.0.1:${port}`,
       received: () => distinctSpans(accepted),
       recover: async () => {
-        server ??= await listen(accept, port);
+        server ??= await listenOnLoopback(accept, { port });
       },
       close: async () => server?.close(),
     };
@@ -153,7 +131,7 @@ async function startBackend(config: Exclude<FaultConfig, 'none'>): Promise<Backe
   const startedAt = Date.now();
   // The flapping backend's state follows the clock: no timer to keep or stop.
   const healthyNow = () => healthy || (config === 'flapping' && Math.floor((Date.now() - startedAt) / FLAP_PERIOD_MS) % 2 === 1);
-  const server = await listen((req, res, body) => {
+  const server = await listenOnLoopback((req, res, body) => {
     if (healthyNow()) accept(req, res, body);
     else if (config === 'hanging') {
       // Never answers: the request stays open until the exporter gives up on it.

@@ -1,6 +1,6 @@
-import { createServer as createHttpServer } from 'node:http';
 import { runChild } from './lib/child.js';
 import { deadPort } from './lib/dead-port.js';
+import { type LoopbackServer, listenOnLoopback } from './lib/loopback-server.js';
 import { fmt } from './lib/stats.js';
 import { printTable } from './lib/table.js';
 
@@ -59,19 +59,8 @@ export interface MemoryRun {
  * A trace backend that accepts every export and keeps nothing: the bench's OTLP sink would hold and decode
  * 100,000 spans, and the control run only needs weft's own count of what was accepted.
  */
-async function acceptingBackend(): Promise<{ origin: string; close: () => Promise<void> }> {
-  const server = createHttpServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return { origin: `http://127.0.0.1:${port}`, close };
+function acceptingBackend(): Promise<LoopbackServer> {
+  return listenOnLoopback((_req, res) => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
 }
 
 /** Every tenth of the calls, on a whole batch. */

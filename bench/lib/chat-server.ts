@@ -1,6 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback-server.js';
 
 /** A loopback OpenAI-compatible chat-completions server, answering every request with one canned reply. */
 export interface ChatServer {
@@ -49,24 +49,13 @@ function answer(req: IncomingMessage, res: ServerResponse, raw: string): void {
 /** Starts the server on 127.0.0.1, port 0. */
 export async function startChatServer(): Promise<ChatServer> {
   let count = 0;
-  const server = createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (p: Buffer) => parts.push(p));
-    req.on('end', () => {
+  // A child's kept-alive connection must outlast the other children's slices, or it reconnects inside a timed one.
+  const server = await listenOnLoopback(
+    (req, res, body) => {
       count++;
-      answer(req, res, Buffer.concat(parts).toString('utf8'));
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    requests: () => count,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+      answer(req, res, body.toString('utf8'));
+    },
+    { keepAliveTimeoutMs: 60_000 },
+  );
+  return { baseURL: `${server.origin}/v1`, requests: () => count, close: server.close };
 }

@@ -1,7 +1,6 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { type DecodedSpan, decodeTraceExport, encodeTraceExportResponse } from '../../src/otlp/index.js';
+import { listenOnLoopback } from './loopback-server.js';
 
 /** What one child run exported, decoded after the run so that decoding never competes with the timed calls. */
 export interface ExportTally {
@@ -24,22 +23,17 @@ export interface OtlpSink {
   close(): Promise<void>;
 }
 
-const OK_BODY = Buffer.from(encodeTraceExportResponse());
+/** The body of an OTLP export's success answer. */
+export const OTLP_OK_BODY = Buffer.from(encodeTraceExportResponse());
 
 /** Starts the sink on 127.0.0.1, port 0. */
 export async function startOtlpSink(): Promise<OtlpSink> {
   let bodies: { body: Buffer; gzip: boolean }[] = [];
-  const server = createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (p: Buffer) => parts.push(p));
-    req.on('end', () => {
-      bodies.push({ body: Buffer.concat(parts), gzip: req.headers['content-encoding'] === 'gzip' });
-      res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end(OK_BODY);
-    });
+  const server = await listenOnLoopback((req, res, body) => {
+    bodies.push({ body, gzip: req.headers['content-encoding'] === 'gzip' });
+    res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end(OTLP_OK_BODY);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  const { origin } = server;
   return {
     origin,
     tracesUrl: `${origin}/otel/v1/traces`,
@@ -57,11 +51,7 @@ export async function startOtlpSink(): Promise<OtlpSink> {
       }
       return tally;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 
