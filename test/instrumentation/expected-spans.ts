@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { ScriptedCompletion } from '../helpers/openai-server.js';
 
 /**
@@ -23,6 +24,16 @@ export function withContentParsed(attributes: Record<string, unknown>): Record<s
 
 /** `[{ role: 'user', content: 'hi' }]` as recorded. */
 export const HI_INPUT = [{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }];
+
+/**
+ * What every streamed call of `[{ role: 'user', content: 'hi' }]` records beyond the attributes of every call and
+ * before its response: the request and the first chunk's time.
+ */
+export const STREAMED_HI = {
+  'gen_ai.request.stream': true,
+  'gen_ai.input.messages': HI_INPUT,
+  'gen_ai.response.time_to_first_chunk': expect.any(Number),
+};
 
 /** What the default reply (`HELLO`) records. */
 export const HELLO_OUTPUT = [{ role: 'assistant', parts: [{ type: 'text', content: 'Hello there!' }], finish_reason: 'stop' }];

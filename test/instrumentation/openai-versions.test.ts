@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instrumentOpenAI, SUPPORTED_OPENAI_VERSIONS } from 'weft';
 import { StatusCodeValue } from '../../src/otlp/index.js';
 import { HELLO } from '../helpers/openai-server.js';
-import { HELLO_CUT_SHORT, HELLO_OUTPUT, HELLO_RESPONSE, HELLO_USAGE, HI_INPUT, withContentParsed } from './expected-spans.js';
+import { HELLO_CUT_SHORT, HELLO_OUTPUT, HELLO_RESPONSE, HELLO_USAGE, HI_INPUT, STREAMED_HI, withContentParsed } from './expected-spans.js';
 import { API_KEY, type Harness, json, startHarness } from './harness.js';
 
 /**
@@ -25,7 +25,6 @@ afterAll(async () => {
 });
 
 const USER_HI = [{ role: 'user' as const, content: 'hi' }];
-const EXPECTED_STREAM_OUTPUT = [{ role: 'assistant', parts: [{ type: 'text', content: 'Hello there!' }], finish_reason: 'stop' }];
 
 // The calls the tests make, typed once for both majors (their own types differ in detail).
 interface Completion {
@@ -60,14 +59,7 @@ const majors = [
 ];
 
 /** What every streamed call of USER_HI records before its response. */
-function streamedHi(): Record<string, unknown> {
-  return {
-    ...h.common(),
-    'gen_ai.request.stream': true,
-    'gen_ai.input.messages': HI_INPUT,
-    'gen_ai.response.time_to_first_chunk': expect.any(Number),
-  };
-}
+const streamedHi = (): Record<string, unknown> => ({ ...h.common(), ...STREAMED_HI });
 
 async function chunksOf(stream: AsyncIterable<unknown>): Promise<unknown[]> {
   const chunks: unknown[] = [];
@@ -89,14 +81,10 @@ for (const { name, make } of majors) {
       expect(span?.name).toBe('chat gpt-4o-mini');
       expect(span?.attributes).toEqual({
         ...h.common(),
-        'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }]),
-        'gen_ai.response.id': 'chatcmpl-hello',
-        'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
-        'gen_ai.response.finish_reasons': ['stop'],
-        'gen_ai.usage.input_tokens': 12,
-        'gen_ai.usage.output_tokens': 3,
-        'llm.usage.total_tokens': 15,
-        'gen_ai.output.messages': JSON.stringify(EXPECTED_STREAM_OUTPUT),
+        'gen_ai.input.messages': JSON.stringify(HI_INPUT),
+        ...HELLO_RESPONSE,
+        ...HELLO_USAGE,
+        'gen_ai.output.messages': JSON.stringify(HELLO_OUTPUT),
       });
     });
 
@@ -109,7 +97,7 @@ for (const { name, make } of majors) {
       expect(chunks.some((c) => 'usage' in (c as object))).toBe(false);
       const [span] = await h.spans(1);
       expect(span?.attributes['llm.usage.total_tokens']).toBe(15);
-      expect(json(span?.attributes['gen_ai.output.messages'])).toEqual(EXPECTED_STREAM_OUTPUT);
+      expect(json(span?.attributes['gen_ai.output.messages'])).toEqual(HELLO_OUTPUT);
     });
 
     it('fails the span when the app aborts the stream with its controller', async () => {
@@ -286,10 +274,9 @@ describe('structured output parsing', () => {
       const [span] = await h.spans(1);
       // openai 4's beta parse calls the traced `create`, whose call succeeded; from 5.x on, `parse` itself is traced.
       expect(span?.attributes).toMatchObject({
-        'gen_ai.response.id': 'chatcmpl-hello',
+        'gen_ai.response.id': HELLO_RESPONSE['gen_ai.response.id'],
         'gen_ai.response.finish_reasons': ['length'],
-        'gen_ai.usage.output_tokens': 3,
-        'llm.usage.total_tokens': 15,
+        ...HELLO_USAGE,
       });
     });
   }

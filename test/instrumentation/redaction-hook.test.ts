@@ -2,6 +2,7 @@ import { DiagConsoleLogger, DiagLogLevel, diag } from '@opentelemetry/api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ContentRedactor } from 'weft';
 import { HELLO } from '../helpers/openai-server.js';
+import { HELLO_RESPONSE, HELLO_USAGE } from './expected-spans.js';
 import { type Harness, startHarness } from './harness.js';
 
 /**
@@ -48,12 +49,8 @@ function withoutContent(): Record<string, unknown> {
     ...h.common(),
     'gen_ai.request.temperature': 0.2,
     'gen_ai.tool.definitions': JSON.stringify([{ type: 'function', name: 'pay', parameters: { type: 'object' } }]),
-    'gen_ai.response.id': 'chatcmpl-hello',
-    'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
-    'gen_ai.response.finish_reasons': ['stop'],
-    'gen_ai.usage.input_tokens': 12,
-    'gen_ai.usage.output_tokens': 3,
-    'llm.usage.total_tokens': 15,
+    ...HELLO_RESPONSE,
+    ...HELLO_USAGE,
   };
 }
 
@@ -108,12 +105,8 @@ describe('a redaction hook that rewrites messages', () => {
       'gen_ai.response.time_to_first_chunk': expect.any(Number),
       'gen_ai.system_instructions': JSON.stringify([{ type: 'text', content: 'Never repeat [card].' }]),
       'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'My card is [card]' }] }]),
-      'gen_ai.response.id': 'chatcmpl-hello',
-      'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
-      'gen_ai.response.finish_reasons': ['stop'],
-      'gen_ai.usage.input_tokens': 12,
-      'gen_ai.usage.output_tokens': 3,
-      'llm.usage.total_tokens': 15,
+      ...HELLO_RESPONSE,
+      ...HELLO_USAGE,
       'gen_ai.output.messages': JSON.stringify([
         { role: 'assistant', parts: [{ type: 'text', content: 'Charged [card] today.' }], finish_reason: 'stop' },
       ]),
