@@ -121,8 +121,8 @@ describe("when an app that watches crashes with its own uncaughtExceptionMonitor
       const withWeft = await crashing(mode, true);
       expect(without.monitored).toEqual([`MONITOR ${origin} ${message}`]);
       expect(withWeft.monitored).toEqual(without.monitored);
-      // The first line of Node's report is where the app threw: exit.cjs, line and column.
-      expect(without.header).toMatch(/exit\.cjs:\d+$/);
+      // The first line of Node's report is where the app threw (endByExitMode in its common.cjs), line and column.
+      expect(without.header).toMatch(/common\.cjs:\d+$/);
       expect(withWeft.header).toBe(without.header);
       expect(withWeft.code).toBe(1);
       expect(flushedSpans()).toEqual({ app: 1, chat: 1 });
