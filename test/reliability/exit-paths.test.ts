@@ -182,7 +182,7 @@ describe('when an ES-module app ends, started with --import weft/register or wit
       const withWeft = await esmEnding(mode, true);
       expect(without.code).toBe(1);
       expect(withWeft.code).toBe(1);
-      // Node's report starts where the app threw: exit-esm.mjs, line and column, then the source line.
+      // Node's report starts where the app threw (endByExitMode in common.cjs), line and column, then the source line.
       expect(withWeft.stderr.split('\n').slice(0, 2)).toEqual(without.stderr.split('\n').slice(0, 2));
       expect(withWeft.stderr).toContain(message);
       expect(flushedSpans()).toEqual({ app: 1, chat: 1 });
