@@ -48,6 +48,22 @@ const CONTEXT_IS_REMOTE = 0x200;
 type SpanResource = ReadableSpan['resource'];
 type SpanScope = ReadableSpan['instrumentationScope'];
 
+/**
+ * A span of OTel's 1.x SDK, which apps on NodeSDK 0.5x hand to `weftSpanProcessor()`: the scope and the parent
+ * had other names there (`instrumentationLibrary`, `parentSpanId`), and the parent's remoteness was not kept.
+ */
+type SpanOfSdk1 = { instrumentationLibrary?: SpanScope; parentSpanId?: string };
+
+function scopeOf(span: ReadableSpan): SpanScope {
+  return span.instrumentationScope ?? (span as SpanOfSdk1).instrumentationLibrary;
+}
+
+function parentOf(span: ReadableSpan): { spanId: string; isRemote?: boolean } | undefined {
+  if (span.parentSpanContext) return span.parentSpanContext;
+  const spanId = (span as SpanOfSdk1).parentSpanId;
+  return spanId ? { spanId } : undefined;
+}
+
 /** Spans grouped by resource and then scope, by identity, in the order they first appear. */
 function groupByResourceAndScope(spans: readonly ReadableSpan[]): Map<SpanResource, Map<SpanScope, ReadableSpan[]>> {
   const resources = new Map<SpanResource, Map<SpanScope, ReadableSpan[]>>();
@@ -57,10 +73,11 @@ function groupByResourceAndScope(spans: readonly ReadableSpan[]): Map<SpanResour
       scopes = new Map();
       resources.set(span.resource, scopes);
     }
-    let group = scopes.get(span.instrumentationScope);
+    const scope = scopeOf(span);
+    let group = scopes.get(scope);
     if (!group) {
       group = [];
-      scopes.set(span.instrumentationScope, group);
+      scopes.set(scope, group);
     }
     group.push(span);
   }
@@ -69,7 +86,7 @@ function groupByResourceAndScope(spans: readonly ReadableSpan[]): Map<SpanResour
 
 function writeScopeSpans(writer: Writer, spans: readonly ReadableSpan[]): void {
   const scopeSpans = writer.startMessage();
-  const scope = spans[0]!.instrumentationScope as SpanScope & { attributes?: Attributes; droppedAttributesCount?: number };
+  const scope = scopeOf(spans[0]!) as SpanScope & { attributes?: Attributes; droppedAttributesCount?: number };
   writer.tag(1, LENGTH_DELIMITED);
   const scopeMessage = writer.startMessage();
   writer.stringField(1, scope.name);
@@ -95,7 +112,7 @@ function writeSpan(writer: Writer, span: ReadableSpan): void {
   writer.hexField(2, context.spanId);
   const traceState = context.traceState?.serialize();
   if (traceState) writer.stringField(3, traceState);
-  const parent = span.parentSpanContext;
+  const parent = parentOf(span);
   if (parent?.spanId) writer.hexField(4, parent.spanId);
   writer.stringField(5, span.name);
   // OTLP's kinds start at 1 (0 is "unspecified"); the API's at 0.

@@ -11,8 +11,8 @@ const fixture = (name: string) => fileURLToPath(new URL(`fixtures/${name}`, impo
 
 const peers = loopbackPeersPerTest();
 
-async function runApp(app: string, env: Record<string, string> = {}) {
-  const result = await runNode(['--import', fixture('own-provider-telemetry.mjs'), fixture(app)], {
+async function runApp(app: string, env: Record<string, string> = {}, telemetry = 'own-provider-telemetry.mjs') {
+  const result = await runNode(['--import', fixture(telemetry), fixture(app)], {
     WEFT_BASE_URL: peers.receiver.url,
     OPENAI_BASE_URL: peers.server.baseURL,
     OPENAI_API_KEY: 'sk-own-provider',
@@ -45,5 +45,22 @@ describe("weft in an app's own OpenTelemetry setup, as the README has it", () =>
     const { app, chat } = await runApp('own-provider-app.mjs', { MANUAL: '1' });
     expect(chat, 'no chat span reached the trace service').toBeDefined();
     expect(chat?.parentSpanId).toBe(app?.spanId);
+  });
+});
+
+describe("weft in an app's own setup on OpenTelemetry's 1.x SDK (NodeSDK 0.5x)", () => {
+  // A 1.x span names its scope `instrumentationLibrary` and its parent `parentSpanId`: weft's encoder, reading
+  // only the 2.x names, failed every export of such an app, and would have made every span a root.
+  it('exports the chat span under the app’s span, with its scope, from a 1.x provider', async () => {
+    const { app, chat } = await runApp('own-provider-app.cjs', {}, 'own-provider-sdk1-telemetry.mjs');
+    expect(app, 'the app’s own span did not reach the trace service').toBeDefined();
+    expect(app?.scope.name).toBe('app');
+    expect(app?.parentSpanId).toBeUndefined();
+    expect(app?.resource['wandb.project']).toBe('own-provider');
+    expect(chat, 'no chat span reached the trace service').toBeDefined();
+    expect(chat?.parentSpanId).toBe(app?.spanId);
+    expect(chat?.traceId).toBe(app?.traceId);
+    expect(chat?.scope.name).toBe('weft/openai');
+    expect(chat?.attributes['gen_ai.usage.input_tokens']).toBeTypeOf('number');
   });
 });
