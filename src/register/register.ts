@@ -151,7 +151,7 @@ function propagatorsFromEnvironment(env: Record<string, string | undefined> = pr
   if (others.length > 0) {
     reportOnce(
       'otel-propagators',
-      `OTEL_PROPAGATORS names ${others.join(', ')}, which weft does not install (it has tracecontext and baggage); set them with propagation.setGlobalPropagator() after register().`,
+      `OTEL_PROPAGATORS names ${others.join(', ')}, which weft does not install (it has tracecontext and baggage), and installs the others. To have them all, set your own propagator with propagation.setGlobalPropagator() before register(), which then leaves it in place.`,
     );
   }
   return propagators;
@@ -240,6 +240,8 @@ export function register(given?: RegisterOptions): WeftHandle {
   });
 
   let isGlobal = false;
+  let ownsContext = false;
+  let ownsPropagation = false;
   if (options.global ?? true) {
     if (!isNoopTracerProvider(trace.getTracerProvider())) {
       reportOnce(
@@ -247,11 +249,18 @@ export function register(given?: RegisterOptions): WeftHandle {
         `another global tracer provider is already registered; weft leaves it in place and traces openai calls with a provider of its own, so that provider's spans do not reach the trace service. To send everything through it, give it WeftContextSpanProcessor and weftSpanProcessor() as span processors and weftInstrumentations() as instrumentations, instead of calling register() (README: "Already have a provider").`,
       );
     } else {
-      const manager = new WeftContextManager().enable();
-      context.setGlobalContextManager(manager);
-      setGlobalWeftContextManager(manager);
-      const propagators = propagatorsFromEnvironment();
-      if (propagators.length > 0) propagation.setGlobalPropagator(new CompositePropagator({ propagators }));
+      // The API keeps the first context manager and propagator registered: one the app set before register() stays
+      // (weft's spans nest through it as through its own), and stays after shutdown().
+      if (!globalContextWorks()) {
+        const manager = new WeftContextManager().enable();
+        ownsContext = context.setGlobalContextManager(manager);
+        if (ownsContext) setGlobalWeftContextManager(manager);
+        else manager.disable();
+      }
+      if (propagation.fields().length === 0) {
+        const propagators = propagatorsFromEnvironment();
+        if (propagators.length > 0) ownsPropagation = propagation.setGlobalPropagator(new CompositePropagator({ propagators }));
+      }
       trace.setGlobalTracerProvider(provider);
       isGlobal = true;
     }
@@ -315,9 +324,11 @@ export function register(given?: RegisterOptions): WeftHandle {
         } finally {
           if (isGlobal) {
             trace.disable();
-            setGlobalWeftContextManager(undefined);
-            context.disable();
-            propagation.disable();
+            if (ownsContext) {
+              setGlobalWeftContextManager(undefined);
+              context.disable();
+            }
+            if (ownsPropagation) propagation.disable();
           } else {
             setWeftTracerProvider(undefined);
             if (ownContext) {
