@@ -26,6 +26,7 @@ import { resolveFlushTimeout } from './flush-timeout.js';
 import { pipelineFlushing, resolveFlushOnExit } from './pipeline-flushing.js';
 import { ResilientExporter } from './resilient-exporter.js';
 import { sdkDisabled } from './sdk-disabled.js';
+import { endUnfinished } from '../tracing/unfinished.js';
 
 /** The path of the trace service's OTLP ingestion, below its base URL. */
 export const OTLP_TRACES_PATH = '/otel/v1/traces';
@@ -158,7 +159,11 @@ export function weftSpanProcessor(options: ExportOptions = {}): WeftSpanProcesso
     onStart: (span, parent) => pipeline.onStart(span, parent),
     onEnd: (span) => pipeline.onEnd(span),
     forceFlush: () => flushing.forceFlush(),
-    shutdown: () => flushing.shutdown(() => pipeline.shutdown()),
+    shutdown() {
+      // As register()'s handle does: a call still running (a stream half-read) is sent as it stands, not lost.
+      endUnfinished("weft's span processor was shut down");
+      return flushing.shutdown(() => pipeline.shutdown());
+    },
   };
 }
 

@@ -76,6 +76,17 @@ describe("weftSpanProcessor() on the app's own provider, which the app does not 
     expect(received()).toEqual(['span-1 → acme/own-exit']);
   });
 
+  it("ends a call still running when the app's SIGTERM handler shuts the provider down, and sends it", async () => {
+    const result = await terminate({ FIXTURE_END: 'own-handler', FIXTURE_OP: '1' });
+    expect(result.code, result.stderr).toBe(0);
+    const waiting = receiver.spans().find((span) => span.name === 'waiting');
+    expect(waiting?.status).toEqual({
+      code: StatusCodeValue.ERROR,
+      message: "weft's span processor was shut down before this call ended; recorded as it stood",
+    });
+    expect(received().sort()).toEqual(['span-1 → acme/own-exit', 'waiting → acme/own-exit']);
+  });
+
   it("sends its spans when the app's SIGTERM handler exits without waiting for the shutdown it started", async () => {
     const result = await terminate({ FIXTURE_END: 'own-handler-no-wait' });
     expect(result.code, result.stderr).toBe(0);
