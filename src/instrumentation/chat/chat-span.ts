@@ -180,6 +180,8 @@ export function startsWhenRead(tracer: Tracer, parent: Context): boolean {
  * for none, or for a span that is not the SDK's (the environment's limit still applies then).
  */
 export function sdkLengthLimit(span: Span): number | undefined {
-  const limit = (span as { _attributeValueLengthLimit?: unknown })._attributeValueLengthLimit;
+  // A span of the 1.x and 2.x SDKs keeps the limit in a field of its own; one of the 3.x SDK only in its limits.
+  const fields = span as { _attributeValueLengthLimit?: unknown; _spanLimits?: { attributeValueLengthLimit?: unknown } };
+  const limit = fields._attributeValueLengthLimit ?? fields._spanLimits?.attributeValueLengthLimit;
   return typeof limit === 'number' && limit > 0 && Number.isFinite(limit) ? limit : undefined;
 }
