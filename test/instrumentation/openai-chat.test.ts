@@ -707,6 +707,22 @@ describe('the provider', () => {
     const [span] = await h.spans(1);
     expect(span?.attributes).toMatchObject({ 'gen_ai.provider.name': 'azure.ai.openai', 'server.address': '127.0.0.1' });
   });
+
+  // Azure OpenAI answers `stream_options` with a 400 before API version 2024-09-01-preview.
+  it.each([
+    ['2024-06-01', undefined],
+    ['2024-08-01-preview', undefined],
+    ['2024-09-01-preview', { include_usage: true }],
+    ['2024-10-21', { include_usage: true }],
+  ])('asks an AzureOpenAI client on API version %s for stream usage only where Azure takes it', async (apiVersion, asked) => {
+    h.server.reply(HELLO);
+    const azure = new AzureOpenAI({ baseURL: h.server.baseURL, apiKey: API_KEY, apiVersion, maxRetries: 0 });
+    const stream = await azure.chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+    await drain(stream);
+    expect(h.server.requests.at(-1)?.body?.stream_options).toEqual(asked);
+    const [span] = await h.spans(1);
+    expect(span?.attributes['gen_ai.usage.input_tokens']).toBe(asked ? HELLO_USAGE['gen_ai.usage.input_tokens'] : undefined);
+  });
 });
 
 describe('chat.completions.parse', () => {

@@ -38,6 +38,11 @@ export interface TraceChatCompletionOptions<T> {
    */
   serverSendsStreamUsage?: boolean | undefined;
   /**
+   * The server answers a request with `stream_options` with an error (Azure OpenAI before API version
+   * 2024-09-01-preview): weft asks it for no usage, and a stream's span has usage only if the caller asked.
+   */
+  serverRejectsStreamOptions?: boolean | undefined;
+  /**
    * The caller's abort signal, for a stream that carries none of its own (openai's carries its controller): a stream
    * left or cancelled once the caller aborted counts as aborted, as with openai, unless the whole response had come.
    */
@@ -178,6 +183,7 @@ function startChatCall<T>(
     request.stream === true &&
     request.stream_options?.include_usage !== true &&
     options.serverSendsStreamUsage !== true &&
+    options.serverRejectsStreamOptions !== true &&
     !chatServer(options.serverUrl, options.providerName).sendsStreamUsage;
   const recorder = new ChatCallRecorder(span, hideUsage ? withUsageRequested(request) : request, snapshot, config, hideUsage);
   recorder.streamSignal = options.signal;

@@ -109,12 +109,22 @@ function clientOf(resource: unknown): ClientShape | undefined {
 }
 
 function callOptions(host: PatchHost, client: ClientShape | undefined): TraceChatCompletionOptions<unknown> {
+  const azureApiVersion = typeof client?.apiVersion === 'string' && client.apiVersion ? client.apiVersion : undefined;
   return {
     config: host.chatConfig(),
     serverUrl: typeof client?.baseURL === 'string' ? client.baseURL : undefined,
     // An AzureOpenAI client speaks Azure OpenAI whatever its host (a gateway, a custom domain).
-    providerName: typeof client?.apiVersion === 'string' && client.apiVersion ? GEN_AI_PROVIDER_AZURE_OPENAI : undefined,
+    providerName: azureApiVersion ? GEN_AI_PROVIDER_AZURE_OPENAI : undefined,
+    serverRejectsStreamOptions: azureApiVersion !== undefined && predatesStreamOptions(azureApiVersion),
     secrets: [typeof client?.apiKey === 'string' ? client.apiKey : undefined],
     settle: settleApiPromise,
   };
+}
+
+/**
+ * Whether an Azure OpenAI API version (`2024-06-01`, `2024-08-01-preview`) is older than 2024-09-01-preview, the
+ * first to take `stream_options`: the older ones answer a request that has it with a 400.
+ */
+function predatesStreamOptions(apiVersion: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}/.test(apiVersion) && apiVersion.slice(0, 10) < '2024-09-01';
 }
