@@ -114,6 +114,16 @@ describe('a call still running when the process ends', () => {
     expectUnfinished(chat, 'weft was shut down');
   });
 
+  it('at shutdown() before the stream is read: the app then reads the chunks it would without weft, none of the usage weft asked for', async () => {
+    const without = await runFixture('unfinished.cjs', env('shutdown-unread', false));
+    const withWeft = await runFixture('unfinished.cjs', env('shutdown-unread', true));
+    expect(withWeft.code, withWeft.stderr).toBe(0);
+    expect(peers.server.requests.at(-1)?.body?.stream_options).toEqual({ include_usage: true });
+    expect(withWeft.reports).toEqual(without.reports);
+    const { chat } = spans();
+    expectUnfinished(chat, 'weft was shut down');
+  });
+
   it('an API promise an op returned and the app dropped unread: both spans end without output, not as failed', async () => {
     const without = await runFixture('unfinished.cjs', env('dropped', false));
     const withWeft = await runFixture('unfinished.cjs', env('dropped', true));

@@ -233,7 +233,8 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
   }
 
   observeChunks<C>(source: AsyncIterator<C>, signal?: AbortSignal, stream?: object): AsyncIterableIterator<C> {
-    if (this.observing || this.done) return passThrough(source);
+    // A stream first read after its span ended (weft shut down meanwhile) still hides the usage weft asked for.
+    if (this.observing || (this.done && !this.hideUsage)) return passThrough(source);
     this.observing = true;
     return observedIterator(source, this, signal, stream);
   }
