@@ -385,6 +385,22 @@ describe('a streamed chat completion', () => {
     });
   });
 
+  it('records the usage the platform’s inference service sends unasked when the app leaves the loop at the last choice', async () => {
+    const hosted = 'https://api.inference.wandb.ai/v1';
+    const client = h.client({
+      baseURL: hosted,
+      fetch: (url: string | URL | Request, init?: RequestInit) => fetch(String(url).replace(hosted, h.server.baseURL), init),
+    });
+    h.server.reply({ ...HELLO, usageUnasked: true });
+    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+    for await (const chunk of stream) {
+      if (chunk.choices[0]?.finish_reason) break;
+    }
+    const [span] = await h.spans(1);
+    expect(span?.status.code).toBe(StatusCodeValue.UNSET);
+    expect(span?.attributes).toMatchObject(HELLO_USAGE);
+  });
+
   it('stops the request, and ends the span without usage, when the usage never follows the last choice', async () => {
     // The server holds the stream open after the last choice, without the usage weft asked for.
     h.server.reply({ ...HELLO, hangAfterChunks: 5 });

@@ -109,6 +109,8 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
    * even unread.
    */
   streamSignal: AbortSignal | undefined;
+  /** The server sends a stream's usage chunk unasked (the platform's services): it comes as if the request asked. */
+  serverSendsUsage = false;
 
   constructor(
     /** Where the span comes from; everything is recorded on it as the call ends. */
@@ -216,7 +218,8 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
   }
 
   usageStillToCome(signal: AbortSignal | undefined, stream: object | undefined): (() => void) | undefined {
-    if (this.done || signal === undefined || signal.aborted || this.request.stream_options?.include_usage !== true) return undefined;
+    if (this.done || signal === undefined || signal.aborted) return undefined;
+    if (this.request.stream_options?.include_usage !== true && !this.serverSendsUsage) return undefined;
     if (this.accumulator?.isWhole(false) !== true || this.accumulator.isWhole(true)) return undefined;
     // Only a request weft can stop: if the usage never comes, the request must not stay open for weft's sake.
     const controller = (stream as Partial<IteratorFactoryStream> | undefined)?.controller;

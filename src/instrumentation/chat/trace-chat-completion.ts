@@ -178,14 +178,17 @@ function startChatCall<T>(
     }
     span = spanStartedNow(started, parent);
   }
+  const serverSendsUsage =
+    request.stream === true &&
+    (options.serverSendsStreamUsage === true || chatServer(options.serverUrl, options.providerName).sendsStreamUsage);
   const hideUsage =
     config.requestStreamUsage &&
     request.stream === true &&
     request.stream_options?.include_usage !== true &&
-    options.serverSendsStreamUsage !== true &&
-    options.serverRejectsStreamOptions !== true &&
-    !chatServer(options.serverUrl, options.providerName).sendsStreamUsage;
+    !serverSendsUsage &&
+    options.serverRejectsStreamOptions !== true;
   const recorder = new ChatCallRecorder(span, hideUsage ? withUsageRequested(request) : request, snapshot, config, hideUsage);
+  recorder.serverSendsUsage = serverSendsUsage;
   recorder.streamSignal = options.signal;
   // Ended with what it received if the process ends first (register()'s exit hooks, shutdown()).
   started(recorder);
