@@ -42,6 +42,11 @@ export interface ScriptedCompletion {
    * inference and training services do (it defaults to true there).
    */
   usageUnasked?: boolean;
+  /**
+   * Streams only, with usage asked for: the usage rides on the chunk that finishes the last choice, with no
+   * usage-only chunk after it and no `usage: null` before it, as some OpenAI-compatible servers send it.
+   */
+  usageOnLastChoice?: boolean;
 }
 
 /** An error reply with an OpenAI error body. */
@@ -188,14 +193,16 @@ export function renderChunks(reply: ScriptedCompletion, includeUsage: boolean): 
   });
   const chunks: Record<string, unknown>[] = [];
   const longest = Math.max(0, ...perChoice.map((d) => d.length));
+  const onLastChoice = includeUsage && reply.usageOnLastChoice === true;
   for (let step = 0; step < longest; step++) {
     for (const deltas of perChoice) {
       const d = deltas[step];
       if (!d) continue;
-      chunks.push(chunk(reply, [{ index: d.index, delta: d.delta, logprobs: null, finish_reason: d.finish_reason }], includeUsage));
+      chunks.push(chunk(reply, [{ index: d.index, delta: d.delta, logprobs: null, finish_reason: d.finish_reason }], includeUsage && !onLastChoice));
     }
   }
-  if (includeUsage && reply.usage) chunks.push({ ...chunk(reply, [], false), usage: reply.usage });
+  if (onLastChoice && reply.usage) chunks.at(-1)!.usage = reply.usage;
+  else if (includeUsage && reply.usage) chunks.push({ ...chunk(reply, [], false), usage: reply.usage });
   return chunks;
 }
 

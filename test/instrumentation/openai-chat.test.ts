@@ -271,6 +271,20 @@ describe('a streamed chat completion', () => {
     expect(withContentParsed(span!.attributes)).toEqual({ ...streamedHi(), ...HELLO_RESPONSE, ...HELLO_USAGE, 'gen_ai.output.messages': HELLO_OUTPUT });
   });
 
+  it('hides the usage a server puts on the chunk that finishes the last choice, and records it', async () => {
+    h.server.reply({ ...HELLO, usageOnLastChoice: true });
+    const stream = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+
+    expect(h.server.requests.at(-1)?.body?.stream_options).toEqual({ include_usage: true });
+    expect(chunks).toHaveLength(5);
+    for (const chunk of chunks) expect('usage' in chunk).toBe(false);
+    expect(chunks.at(-1)?.choices[0]?.finish_reason).toBe('stop');
+    const [span] = await h.spans(1);
+    expect(withContentParsed(span!.attributes)).toEqual({ ...streamedHi(), ...HELLO_RESPONSE, ...HELLO_USAGE, 'gen_ai.output.messages': HELLO_OUTPUT });
+  });
+
   it('leaves the request alone when asking for stream usage is turned off', async () => {
     h.instrumentation.setConfig({ requestStreamUsage: false });
     try {

@@ -262,8 +262,9 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
     if (!this.hideUsage || !chunk || typeof chunk !== 'object') return chunk;
     const { choices, usage } = chunk as { choices?: unknown; usage?: unknown };
     if (usage && Array.isArray(choices) && choices.length === 0) return HIDE_CHUNK;
-    // With include_usage every other chunk carries `usage: null`, which the caller would not have seen.
-    return usage === null ? withoutUsage(chunk) : chunk;
+    // With include_usage every other chunk carries `usage: null`, which the caller would not have seen; some servers
+    // put the usage itself on the chunk that finishes the last choice instead of one of its own.
+    return usage === undefined ? chunk : withoutUsage(chunk);
   }
 
   /**
