@@ -271,9 +271,12 @@ describe('structured output parsing', () => {
       h.server.reply({ ...HELLO, choices: [{ content: '{"a":', finishReason: 'length' }] });
       const failure = await parse().catch((error: unknown) => error);
       expect((failure as Error).constructor.name).toBe('LengthFinishReasonError');
-      const [span] = await h.spans(1);
-      // openai 4's beta parse calls the traced `create`, whose call succeeded; from 5.x on, `parse` itself is traced.
-      expect(span?.attributes).toMatchObject({
+      const spans = await h.spans(1);
+      expect(spans).toHaveLength(1);
+      // The span fails with the app's error, and keeps the completion that could not be parsed.
+      expect(spans[0]?.status.code).toBe(StatusCodeValue.ERROR);
+      expect(spans[0]?.attributes).toMatchObject({
+        'error.type': 'LengthFinishReasonError',
         'gen_ai.response.id': HELLO_RESPONSE['gen_ai.response.id'],
         'gen_ai.response.finish_reasons': ['length'],
         ...HELLO_USAGE,

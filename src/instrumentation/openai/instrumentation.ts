@@ -28,8 +28,8 @@ const ENABLED_KEY = Symbol.for('weft.openai.enabledInstrumentations');
 const enabledHolder = globalThis as { [ENABLED_KEY]?: PatchHost[] };
 // `stream` and `runTools` (openai 5 on) call `create`, which is traced; they are wrapped to watch their iterator.
 const CHAT_METHODS: readonly PatchedMethodName[] = ['create', 'parse', 'stream', 'runTools'];
-// openai 4 has its streaming helpers on `beta.chat.completions`, a prototype of its own.
-const BETA_HELPER_METHODS: readonly PatchedMethodName[] = ['stream', 'runTools', 'runFunctions'];
+// openai 4 has its `parse` and streaming helpers on `beta.chat.completions`, a prototype of its own.
+const BETA_HELPER_METHODS: readonly PatchedMethodName[] = ['parse', 'stream', 'runTools', 'runFunctions'];
 
 /** A prototype weft patches (chat `Completions`, or openai 4's beta one), the methods it patches there, and how. */
 interface PatchRecord {
