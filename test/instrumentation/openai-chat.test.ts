@@ -447,6 +447,18 @@ describe('a streamed chat completion', () => {
     expect(span?.events.map((e) => e.name)).toEqual(['exception']);
   });
 
+  it('ends the span as failed when the reader of toReadableStream() cancels mid-stream (openai 7 aborts the request first)', async () => {
+    h.server.reply({ ...HELLO, hangAfterChunks: 2 });
+    const reader = (await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true }))
+      .toReadableStream()
+      .getReader();
+    await reader.read();
+    await reader.cancel();
+    const [span] = await h.spans(1);
+    expect(span?.status.code).toBe(StatusCodeValue.ERROR);
+    expect(span?.attributes['error.type']).toBe('AbortError');
+  });
+
   it('ends the span as a success when the stream is aborted after the whole response came', async () => {
     const withUsage = { model: 'gpt-4o-mini', messages: USER_HI, stream: true as const, stream_options: { include_usage: true } };
     // The app stops at the usage chunk, before [DONE]: by aborting, or by cancelling its ReadableStream (which

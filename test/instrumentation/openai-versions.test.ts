@@ -119,6 +119,20 @@ for (const { name, make } of majors) {
       expect(span?.events.map((e) => e.name)).toEqual(['exception']);
     });
 
+    it('ends the span as left, with what came, when the reader of toReadableStream() cancels mid-stream', async (context) => {
+      h.server.reply({ ...HELLO, hangAfterChunks: 2 });
+      const stream = await make().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+      if (!stream.toReadableStream) return context.skip();
+      const reader = stream.toReadableStream().getReader();
+      await reader.read();
+      await reader.read();
+      // openai 4 to 6 leave the stream's loop before they abort the request (openai 7 aborts first: a failed span).
+      await reader.cancel();
+      const [span] = await h.spans(1);
+      expect(span?.status.code).toBe(StatusCodeValue.UNSET);
+      expect(withContentParsed(span!.attributes)).toEqual({ ...streamedHi(), ...HELLO_CUT_SHORT });
+    });
+
     it('records a stream read to its end whole: request, response, usage and output', async () => {
       h.server.reply(HELLO);
       await chunksOf(await make().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true }));
