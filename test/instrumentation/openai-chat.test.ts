@@ -447,6 +447,20 @@ describe('a streamed chat completion', () => {
     expect(span?.events.map((e) => e.name)).toEqual(['exception']);
   });
 
+  it('ends the span as failed when the app aborts its signal and never reads the stream again', async () => {
+    // What LangChain's stream() does with its signal: it throws at once, and leaves openai's stream where it was.
+    h.server.reply({ ...HELLO, hangAfterChunks: 2 });
+    const app = new AbortController();
+    const stream = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true }, { signal: app.signal });
+    const iterator = stream[Symbol.asyncIterator]();
+    await iterator.next();
+    await iterator.next();
+    app.abort();
+    const [span] = await h.spans(1);
+    expect(span?.status.code).toBe(StatusCodeValue.ERROR);
+    expect(withContentParsed(span!.attributes)).toEqual({ ...streamedHi(), ...HELLO_CUT_SHORT, 'error.type': 'AbortError' });
+  });
+
   it('ends the span as failed when the reader of toReadableStream() cancels mid-stream (openai 7 aborts the request first)', async () => {
     h.server.reply({ ...HELLO, hangAfterChunks: 2 });
     const reader = (await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true }))

@@ -103,6 +103,8 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
   private pendingContent: ChatCompletionRequest | undefined;
   private accumulator: ChatStreamAccumulator | undefined;
   private firstChunkAt: number | undefined;
+  /** Whether an abort of the stream's request ends the span even if nothing reads it after (see endOnAbort). */
+  private abortWatched = false;
   private readonly startedAt = performance.now();
   /**
    * The abort signal of the stream observed in place (its own, or else the caller's, if given): an abort is an error,
@@ -251,7 +253,8 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
     // for usage, the copy that hides it.
     if (!this.done) {
       try {
-        this.firstChunkAt ??= performance.now();
+        if (this.firstChunkAt === undefined) this.firstChunkAt = performance.now();
+        else if (!this.abortWatched) this.watchAbort();
         this.accumulator ??= new ChatStreamAccumulator(this.config.captureOutput);
         this.accumulator.add(chunk as ChatCompletionChunk);
       } catch (error) {
@@ -317,6 +320,28 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
     }
     this.watchAbandonment(stream);
     return stream;
+  }
+
+  /**
+   * From the second chunk on, ends the span as the stream's request is aborted, whether or not anything reads the
+   * stream again: an app may abort and never touch the stream after (LangChain's `stream()` on its signal throws at
+   * once), which would leave the span open until the stream is collected, its duration and status wrong. Not
+   * before the app has its first chunk: the first listener on a signal costs Node 20 about 4 µs. A method of its
+   * own, so that the listener holds the call and the signal only, never the stream: an app's long-lived signal,
+   * which openai links to each request's, would otherwise keep every stream reachable.
+   */
+  private watchAbort(): void {
+    this.abortWatched = true;
+    const signal = this.streamSignal;
+    if (!signal || signal.aborted) return;
+    signal.addEventListener('abort', () => {
+      // Once the reader has had its turn: openai aborts the request itself as a read fails (the error the app gets
+      // is the one to record), as a helper's reader leaves or cancels (which ends the span as left), and weft stops a
+      // request whose usage never came (see usageStillToCome). Only an abort nothing read after is left to end here.
+      setImmediate(() => {
+        if (!this.completed) this.finishStream(signal);
+      });
+    });
   }
 
   /**
