@@ -103,8 +103,10 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
   private pendingContent: ChatCompletionRequest | undefined;
   private accumulator: ChatStreamAccumulator | undefined;
   private firstChunkAt: number | undefined;
-  /** Whether an abort of the stream's request ends the span even if nothing reads it after (see endOnAbort). */
+  /** Whether an abort of the stream's request ends the span even if nothing reads it after (see watchAbort). */
   private abortWatched = false;
+  /** The listener watchAbort() put on the stream's signal, taken off as the call ends: the app's signal may live long. */
+  private abortListener: (() => void) | undefined;
   private readonly startedAt = performance.now();
   /**
    * The abort signal of the stream observed in place (its own, or else the caller's, if given): an abort is an error,
@@ -170,6 +172,10 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
     this.done = true;
     finished(this);
     if (this.watched) abandonedStreams.unregister(this);
+    if (this.abortListener) {
+      this.streamSignal?.removeEventListener('abort', this.abortListener);
+      this.abortListener = undefined;
+    }
     try {
       this.span.open().end(this.span.now());
     } catch (error) {
@@ -334,14 +340,15 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
     this.abortWatched = true;
     const signal = this.streamSignal;
     if (!signal || signal.aborted) return;
-    signal.addEventListener('abort', () => {
+    this.abortListener = () => {
       // Once the reader has had its turn: openai aborts the request itself as a read fails (the error the app gets
       // is the one to record), as a helper's reader leaves or cancels (which ends the span as left), and weft stops a
       // request whose usage never came (see usageStillToCome). Only an abort nothing read after is left to end here.
       setImmediate(() => {
         if (!this.completed) this.finishStream(signal);
       });
-    });
+    };
+    signal.addEventListener('abort', this.abortListener);
   }
 
   /**
