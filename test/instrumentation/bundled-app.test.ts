@@ -18,8 +18,8 @@ const outDir = mkdtempSync(join(tmpdir(), 'weft-bundle-'));
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 // weft's dependencies use require(): an ES module bundle needs one, as esbuild's documentation says.
-const REQUIRE_BANNER =
-  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+// The README's banner, word for word: the common one, which declares `createRequire` in the bundle's top scope.
+const REQUIRE_BANNER = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
 async function bundle(entry: string, format: Format, external: string[] = []): Promise<string> {
   const name = `${entry.replace(/\.mjs$/, '')}-${format}-${external.join('-') || 'all'}`;
