@@ -8,19 +8,21 @@
  */
 import { register as registerLoader } from 'node:module';
 import { createAddHookMessageChannel, Hook } from 'import-in-the-middle';
-import { registerFromEnvironment } from 'weft';
+import { registerFromEnvironment, weftBundle } from 'weft';
 
 const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
 let hooked = false;
-try {
-  registerLoader('import-in-the-middle/hook.mjs', import.meta.url, registerOptions);
-  hooked = true;
-} catch (error) {
-  // Bundled into an app (import 'weft/register'), the hook's module is not found where the bundle runs. The app
-  // must start all the same; its imports of openai are not patched.
-  const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-  const message = `weft/register could not install its loader hook (${reason}): \`import\` of openai is not traced.`;
-  process.emitWarning(message, { code: 'WEFT_REGISTER' });
+if (weftBundle()) {
+  // Bundled into an app (import 'weft/register'): a loader hook would see none of the modules the bundler copied in,
+  // and waiting for it would hold back the rest of the bundle, the app's own instrumentOpenAI(OpenAI) included.
+  cannotHook('it runs from a bundle');
+} else {
+  try {
+    registerLoader('import-in-the-middle/hook.mjs', import.meta.url, registerOptions);
+    hooked = true;
+  } catch (error) {
+    cannotHook((error as NodeJS.ErrnoException).code ?? String(error));
+  }
 }
 const registration = registerFromEnvironment();
 if (hooked) {
@@ -32,6 +34,12 @@ if (hooked) {
   // The app may import only once the loader knows. Without a loader nobody answers, and waiting would hold the app
   // forever.
   await waitForAllMessagesAcknowledged();
+}
+
+/** Says why no loader hook is installed: the app starts all the same, and its `import` of openai is not patched. */
+function cannotHook(reason: string): void {
+  const message = `weft/register could not install its loader hook (${reason}): \`import\` of openai is not traced.`;
+  process.emitWarning(message, { code: 'WEFT_REGISTER' });
 }
 
 /** The modules `instrumentations` patch (an `InstrumentationBase`'s module definitions), nested lists included. */

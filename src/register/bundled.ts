@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { reportOnce } from '../diagnostics.js';
 import { openAIPatchedYet } from '../instrumentation/openai/index.js';
 
+declare const __webpack_require__: unknown;
+
 /** The `name` of weft's package.json. */
 const PACKAGE_NAME = 'weft';
 
@@ -12,8 +14,13 @@ const PACKAGE_NAME = 'weft';
  * the file when it is known. Undefined when weft runs from its package, or when that cannot be told (a file weft cannot
  * read, a URL that is not a file's). The nearest package.json above weft's file is weft's own in its package, the
  * app's (or none) in a bundle.
+ *
+ * @internal
  */
 export function weftBundle(): { file?: string } | undefined {
+  // webpack puts the URL of the file it bundled from in place of import.meta.url: the build's node_modules, where the
+  // nearest package.json is weft's own. Its runtime's `__webpack_require__` says where weft runs.
+  if (typeof __webpack_require__ === 'function') return { file: process.argv[1] };
   const url = import.meta.url as string | undefined;
   // Only a bundler that made weft's ES module build CommonJS leaves weft without a URL: its own builds have one.
   if (!url) return {};

@@ -8,3 +8,4 @@ export {
   weftSpanProcessor,
 } from './span-processor.js';
 export { registerFromEnvironment } from './from-environment.js';
+export { weftBundle } from './bundled.js';

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,9 +21,15 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 // The README's banner, word for word: the common one, which declares `createRequire` in the bundle's top scope.
 const REQUIRE_BANNER = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
-async function bundle(entry: string, format: Format, external: string[] = []): Promise<string> {
+// An app's own folder, its node_modules within reach of a bundle built into it (weft's loader hook would be found).
+const appDir = mkdtempSync(join(tmpdir(), 'weft-bundled-app-'));
+writeFileSync(join(appDir, 'package.json'), JSON.stringify({ name: 'bundled-app', private: true }));
+symlinkSync(join(repoRoot, 'node_modules'), join(appDir, 'node_modules'), 'dir');
+afterAll(() => rmSync(appDir, { recursive: true, force: true }));
+
+async function bundle(entry: string, format: Format, external: string[] = [], into = outDir): Promise<string> {
   const name = `${entry.replace(/\.mjs$/, '')}-${format}-${external.join('-') || 'all'}`;
-  const outfile = join(outDir, `${name}.${format === 'esm' ? 'mjs' : 'cjs'}`);
+  const outfile = join(into, `${name}.${format === 'esm' ? 'mjs' : 'cjs'}`);
   await build({
     entryPoints: [fixture(entry)],
     bundle: true,
@@ -85,5 +91,16 @@ describe('an app bundled with weft and openai', () => {
     expect(result.stdout).toContain('answer: Hello there!');
     expect(result.stderr).toContain('weft/register could not install its loader hook');
     expect(result.stderr).toMatch(BUNDLE_WARNING);
+  });
+
+  it('with weft/register bundled in, built into an app whose node_modules is within reach, traces once patched by hand', async () => {
+    // A loader hook found through node_modules would hold the rest of the bundle (the app's instrumentOpenAI) back
+    // past the check that tells an app its bundled openai is unpatched: it was told so, wrongly.
+    const result = await runNode([await bundle('bundled-register-by-hand.mjs', 'esm', [], appDir)], env());
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('answer: Hello there!');
+    expect(result.stderr).toContain('weft/register could not install its loader hook (it runs from a bundle)');
+    expect(result.stderr).not.toMatch(BUNDLE_WARNING);
+    expect(spanNames()).toEqual(['answer_from_bundle', 'chat gpt-4o-mini']);
   });
 });
