@@ -27,6 +27,7 @@ import { pipelineFlushing, resolveFlushOnExit } from './pipeline-flushing.js';
 import { ResilientExporter } from './resilient-exporter.js';
 import { sdkDisabled } from './sdk-disabled.js';
 import { endUnfinished } from '../tracing/unfinished.js';
+import { existingRegistration } from './register.js';
 
 /** The path of the trace service's OTLP ingestion, below its base URL. */
 export const OTLP_TRACES_PATH = '/otel/v1/traces';
@@ -160,8 +161,9 @@ export function weftSpanProcessor(options: ExportOptions = {}): WeftSpanProcesso
     onEnd: (span) => pipeline.onEnd(span),
     forceFlush: () => flushing.forceFlush(),
     shutdown() {
-      // As register()'s handle does: a call still running (a stream half-read) is sent as it stands, not lost.
-      endUnfinished("weft's span processor was shut down");
+      // As register()'s handle does: a call still running (a stream half-read) is sent as it stands, not lost. Not
+      // while register() traces the process: its calls are its own, and may well run on after this provider stops.
+      if (!existingRegistration()) endUnfinished("weft's span processor was shut down");
       return flushing.shutdown(() => pipeline.shutdown());
     },
   };

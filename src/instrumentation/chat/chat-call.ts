@@ -289,8 +289,12 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
     const target = stream as unknown as IteratorFactoryStream;
     try {
       // openai's streams carry their AbortController; openai 4.0's has no iterator() factory, but has the controller.
-      const signal = (typeof target.controller === 'object' ? target.controller?.signal : undefined) ?? this.streamSignal;
+      const own = typeof target.controller === 'object' ? target.controller?.signal : undefined;
+      const signal = own ?? this.streamSignal;
       this.streamSignal = signal;
+      // Only a signal of the stream's own request is watched (see watchAbort): the caller's, which weft's own client
+      // is given, may be shared by many calls, and already has the client's listener for each of them.
+      if (!own) this.abortWatched = true;
       if (typeof target.iterator === 'function' && typeof target.controller === 'object') {
         const factory = target.iterator;
         // Named as the method it stands for: an app (or an op recording the stream as its output) sees `iterator`.

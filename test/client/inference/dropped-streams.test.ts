@@ -134,4 +134,31 @@ describe.each(variants)('$service chat streams (traced: $traced)', (variant) => 
     expect([first.value, ...rest].map((c) => c?.choices[0]?.delta.content)).toEqual(['Hel', 'lo']);
     expect({ caller: abortListeners(signal), client: abortListeners(core.closing) }).toEqual({ caller: 0, client: 0 });
   });
+
+  it('being read, hold one listener each on a signal the caller shares between them, and none once read', async () => {
+    // Node warns of a leak past 10 listeners on one signal: tracing must not add one per stream of its own.
+    let go!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      go = resolve;
+    });
+    server = await startLoopbackServer(async (_req, res) => {
+      startSse(res);
+      res.write(`data: ${JSON.stringify(chunk('Hel'))}\n\ndata: ${JSON.stringify(chunk('lo'))}\n\n`);
+      await gate;
+      res.end(`data: ${JSON.stringify(chunk('!'))}\n\ndata: [DONE]\n\n`);
+    });
+    const { completions } = chatClient(variant, server.origin);
+    const signal = new AbortController().signal;
+    const iterators = [];
+    for (let i = 0; i < 3; i++) {
+      const iterator = (await completions.create(streamed, { signal }))[Symbol.asyncIterator]();
+      await iterator.next();
+      await iterator.next();
+      iterators.push(iterator);
+    }
+    expect(abortListeners(signal)).toBe(3);
+    go();
+    for (const iterator of iterators) while (!(await iterator.next()).done);
+    expect(abortListeners(signal)).toBe(0);
+  });
 });
