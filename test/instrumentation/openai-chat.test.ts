@@ -40,6 +40,15 @@ const USER_HI = [{ role: 'user' as const, content: 'hi' }];
 /** The attributes every streamed call of USER_HI has before its response. */
 const streamedHi = (): Record<string, unknown> => ({ ...h.common(), ...STREAMED_HI });
 
+/** A client of the hosted inference service's own host (which sends stream usage unasked), reached over loopback. */
+function hostedInferenceClient() {
+  const hosted = 'https://api.inference.wandb.ai/v1';
+  return h.client({
+    baseURL: hosted,
+    fetch: (url: string | URL | Request, init?: RequestInit) => fetch(String(url).replace(hosted, h.server.baseURL), init),
+  });
+}
+
 async function drain(stream: AsyncIterable<unknown>): Promise<void> {
   for await (const _chunk of stream) {
     // read to the end
@@ -300,12 +309,8 @@ describe('a streamed chat completion', () => {
   });
 
   it('neither asks nor hides on the platform’s inference service, which sends usage unasked', async () => {
-    // The hosted inference service's own host, reached over loopback: what the app gets must not change with weft.
-    const hosted = 'https://api.inference.wandb.ai/v1';
-    const client = h.client({
-      baseURL: hosted,
-      fetch: (url: string | URL | Request, init?: RequestInit) => fetch(String(url).replace(hosted, h.server.baseURL), init),
-    });
+    // What the app gets must not change with weft.
+    const client = hostedInferenceClient();
     h.server.reply({ ...HELLO, usageUnasked: true });
     const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
     const chunks = [];
@@ -400,11 +405,7 @@ describe('a streamed chat completion', () => {
   });
 
   it('records the usage the platform’s inference service sends unasked when the app leaves the loop at the last choice', async () => {
-    const hosted = 'https://api.inference.wandb.ai/v1';
-    const client = h.client({
-      baseURL: hosted,
-      fetch: (url: string | URL | Request, init?: RequestInit) => fetch(String(url).replace(hosted, h.server.baseURL), init),
-    });
+    const client = hostedInferenceClient();
     h.server.reply({ ...HELLO, usageUnasked: true });
     const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
     for await (const chunk of stream) {
