@@ -24,3 +24,11 @@ export function loopbackPeersPerTest(reply: ScriptedReply = HELLO): LoopbackPeer
   });
   return peers;
 }
+
+/**
+ * The environment of a child app traced against `peers`: weft exports to the receiver, `openai` calls the chat
+ * server with `apiKey`; `extra` adds to it or overrides.
+ */
+export function tracedAppEnv(peers: LoopbackPeers, apiKey: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { WEFT_BASE_URL: peers.receiver.url, OPENAI_BASE_URL: peers.server.baseURL, OPENAI_API_KEY: apiKey, ...extra };
+}

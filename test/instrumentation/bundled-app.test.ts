@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { build, type Format } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot, runNode } from '../helpers/child.js';
-import { loopbackPeersPerTest } from '../helpers/loopback-peers.js';
+import { loopbackPeersPerTest, tracedAppEnv } from '../helpers/loopback-peers.js';
 
 /**
  * Apps bundled with weft and openai inside (esbuild, the bundler tsup runs on), run as built: the require and import
@@ -46,13 +46,8 @@ async function bundle(entry: string, format: Format, external: string[] = [], in
 }
 
 const peers = loopbackPeersPerTest();
-const env = (extra: Record<string, string> = {}) => ({
-  WEFT_BASE_URL: peers.receiver.url,
-  WEFT_PROJECT: 'acme/bundled',
-  OPENAI_BASE_URL: peers.server.baseURL,
-  OPENAI_API_KEY: 'sk-bundled-app-key-4242',
-  ...extra,
-});
+const env = (extra: Record<string, string> = {}) =>
+  tracedAppEnv(peers, 'sk-bundled-app-key-4242', { WEFT_PROJECT: 'acme/bundled', ...extra });
 const spanNames = () => peers.receiver.spans().map((span) => span.name).sort();
 const BUNDLE_WARNING =
   /weft runs from a (CommonJS bundle|bundle \(.+\)), where register\(\) cannot patch .*instrumentOpenAI\(OpenAI\)/;

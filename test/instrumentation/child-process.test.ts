@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type DecodedSpan, StatusCodeValue } from '../../src/otlp/index.js';
 import { runNode } from '../helpers/child.js';
 import { HELLO } from '../helpers/openai-server.js';
-import { loopbackPeersPerTest } from '../helpers/loopback-peers.js';
+import { loopbackPeersPerTest, tracedAppEnv } from '../helpers/loopback-peers.js';
 import { HELLO_OUTPUT, HELLO_RESPONSE, HELLO_USAGE, HI_INPUT } from './expected-spans.js';
 
 /**
@@ -17,12 +17,7 @@ const API_KEY = 'sk-child-process-key-000111';
 const peers = loopbackPeersPerTest();
 
 function env(): Record<string, string> {
-  return {
-    WEFT_BASE_URL: peers.receiver.url,
-    WEFT_PROJECT: 'acme/chat',
-    OPENAI_BASE_URL: peers.server.baseURL,
-    OPENAI_API_KEY: API_KEY,
-  };
+  return tracedAppEnv(peers, API_KEY, { WEFT_PROJECT: 'acme/chat' });
 }
 
 const INPUT = 'gen_ai.input.messages';

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runNode } from '../helpers/child.js';
-import { loopbackPeersPerTest } from '../helpers/loopback-peers.js';
+import { loopbackPeersPerTest, tracedAppEnv } from '../helpers/loopback-peers.js';
 
 // register() in an app that registered its own context manager or propagator first. The API keeps the first of
 // each and refuses the next: weft used to register its own all the same (the API printed an error), enter its
@@ -12,12 +12,7 @@ const fixture = fileURLToPath(new URL('fixtures/app-globals-first.cjs', import.m
 const peers = loopbackPeersPerTest();
 
 async function runApp(env: Record<string, string> = {}) {
-  const result = await runNode([fixture], {
-    WEFT_BASE_URL: peers.receiver.url,
-    OPENAI_BASE_URL: peers.server.baseURL,
-    OPENAI_API_KEY: 'sk-app-globals',
-    ...env,
-  });
+  const result = await runNode([fixture], tracedAppEnv(peers, 'sk-app-globals', env));
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   const line = /^report (.*)$/m.exec(result.stdout);

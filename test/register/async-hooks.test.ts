@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runNode } from '../helpers/child.js';
-import { loopbackPeersPerTest } from '../helpers/loopback-peers.js';
+import { loopbackPeersPerTest, tracedAppEnv } from '../helpers/loopback-peers.js';
 
 /**
  * On Node 20 and 22, the first context entered through AsyncLocalStorage installs async hooks that cost every
@@ -23,12 +23,7 @@ interface Report {
 }
 
 async function run(mode: 'op' | 'listener' | 'suppress'): Promise<Report> {
-  const result = await runNode([fixture, mode], {
-    WEFT_BASE_URL: peers.receiver.url,
-    WEFT_PROJECT: 'acme/hooks',
-    OPENAI_BASE_URL: peers.server.baseURL,
-    OPENAI_API_KEY: 'sk-hooks',
-  });
+  const result = await runNode([fixture, mode], tracedAppEnv(peers, 'sk-hooks', { WEFT_PROJECT: 'acme/hooks' }));
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   return JSON.parse(result.stdout) as Report;

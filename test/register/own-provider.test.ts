@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runNode } from '../helpers/child.js';
-import { loopbackPeersPerTest } from '../helpers/loopback-peers.js';
+import { loopbackPeersPerTest, tracedAppEnv } from '../helpers/loopback-peers.js';
 
 // The README's recipe for an app that has its own OpenTelemetry setup (NodeSDK): weft's span processors and
 // instrumentations on the app's provider, no register(). Followed as written, an openai call is traced, under
@@ -12,12 +12,7 @@ const fixture = (name: string) => fileURLToPath(new URL(`fixtures/${name}`, impo
 const peers = loopbackPeersPerTest();
 
 async function runApp(app: string, env: Record<string, string> = {}, telemetry = 'own-provider-telemetry.mjs') {
-  const result = await runNode(['--import', fixture(telemetry), fixture(app)], {
-    WEFT_BASE_URL: peers.receiver.url,
-    OPENAI_BASE_URL: peers.server.baseURL,
-    OPENAI_API_KEY: 'sk-own-provider',
-    ...env,
-  });
+  const result = await runNode(['--import', fixture(telemetry), fixture(app)], tracedAppEnv(peers, 'sk-own-provider', env));
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   const spans = peers.receiver.spans();
