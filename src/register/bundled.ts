@@ -18,6 +18,15 @@ const PACKAGE_NAME = 'weft';
  * @internal
  */
 export function weftBundle(): { file?: string } | undefined {
+  // Read once: weft/register asks before it registers, and register() asks again.
+  if (bundleFound === NOT_LOOKED) bundleFound = findBundle();
+  return bundleFound;
+}
+
+const NOT_LOOKED = Symbol('not looked');
+let bundleFound: { file?: string } | undefined | typeof NOT_LOOKED = NOT_LOOKED;
+
+function findBundle(): { file?: string } | undefined {
   // webpack puts the URL of the file it bundled from in place of import.meta.url: the build's node_modules, where the
   // nearest package.json is weft's own. Its runtime's `__webpack_require__` says where weft runs.
   if (typeof __webpack_require__ === 'function') return { file: process.argv[1] };
