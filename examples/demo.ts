@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { type CallNode, type CallSchema, Client } from 'weft';
+import { type CallNode, type CallSchema, Client, callName } from 'weft';
 import { startDevService } from 'weft/dev';
 
 const PROJECT = 'local/demo';
@@ -61,7 +61,7 @@ function rowsOf(nodes: CallNode[], prefix: string | undefined, out: Row[]): void
     const t = tokens(call);
     const weave = call.summary?.weave;
     const status = weave?.status ?? 'unknown';
-    const name = call.display_name ?? call.op_name;
+    const name = callName(call);
     out.push({
       label: prefix === undefined ? name : `${prefix}${last ? '└─ ' : '├─ '}${name}`,
       model: modelOf(call),

@@ -8,7 +8,7 @@
  *   node --import tsx examples/trace-client.ts
  */
 import { trace } from '@opentelemetry/api';
-import { Client, op, register } from 'weft';
+import { Client, callName, op, register } from 'weft';
 
 const weft = register({ serviceName: 'weft-trace-client-example' });
 const client = new Client();
@@ -30,7 +30,8 @@ try {
   // 2. Read it back with its children.
   const read = await client.trace.calls.read({ id: callId });
   const [root] = await client.trace.calls.tree(read.call?.trace_id ?? '');
-  console.log(`trace:    ${root?.call.op_name} → ${root?.children.map((c) => `${c.call.op_name}(${JSON.stringify(c.call.inputs)}) = ${JSON.stringify(c.call.output)}`).join(', ')}`);
+  // An OTel call's op_name is the ref of the op the service made for its span: callName() gives the span's name.
+  console.log(`trace:    ${root && callName(root.call)} → ${root?.children.map((c) => `${callName(c.call)}(${JSON.stringify(c.call.inputs)}) = ${JSON.stringify(c.call.output)}`).join(', ')}`);
 
   // 3. Feedback on the call, addressed by its ref.
   const ref = `weave:///${weft.project}/call/${callId}`;

@@ -11,6 +11,4 @@ export interface DevContext {
   write(record: DevRecord): void;
   /** One line for the operator (eviction notices, replay summaries). */
   log(line: string): void;
-  /** The project used when an OTLP export names none. */
-  readonly defaultProject: string;
 }

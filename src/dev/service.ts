@@ -111,7 +111,6 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
   const context: DevContext = {
     store,
     collections: stores.collections,
-    defaultProject: DEFAULT_LOCAL_PROJECT,
     log,
     write: writer.write,
   };

@@ -2,7 +2,7 @@ import { context, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { register, type WeftHandle } from 'weft';
 import { type DevService, startDevService } from 'weft/dev';
-import { type Json, streamQuery } from './support.js';
+import { type Json, opNameOf, streamQuery } from './support.js';
 
 // One registration per process (register() is a singleton); every test reads its own trace back.
 let dev: DevService;
@@ -41,7 +41,7 @@ describe('weft dev: OTLP spans become calls as on the real service', () => {
     });
     expect(call.inputs).toEqual({ 'input.value': { messages: [{ role: 'user', content: 'hi' }] } });
     expect(call.output).toEqual({ 'output.value': 'hello' });
-    expect(call.op_name).toBe('chat');
+    expect(opNameOf(call)).toBe('chat');
   });
 
   it('de-nests the inputs object and the output value', async () => {
@@ -141,7 +141,7 @@ describe('weft dev: OTLP spans become calls as on the real service', () => {
     parent.end();
     await weft.forceFlush();
     const calls = await streamQuery(dev.url, { project_id: 'team/otel', filter: { trace_ids: [parent.spanContext().traceId] } });
-    const byName = Object.fromEntries(calls.map((c) => [c.op_name, c]));
+    const byName = Object.fromEntries(calls.map((c) => [opNameOf(c), c]));
     expect(byName.child.parent_id).toBe(parent.spanContext().spanId);
     expect(byName.parent.parent_id).toBeNull();
     expect(byName.parent.id).toMatch(/^[0-9a-f]{16}$/);
@@ -156,7 +156,7 @@ describe('weft dev: OTLP spans become calls as on the real service', () => {
     await weft.forceFlush();
     const ids = [bad.spanContext().spanId, good.spanContext().spanId];
     const calls = await streamQuery(dev.url, { project_id: 'team/otel', filter: { call_ids: ids } });
-    expect(calls.map((c) => c.op_name)).toEqual(['fine']);
+    expect(calls.map(opNameOf)).toEqual(['fine']);
   });
 
   it('keeps microseconds so that calls started within one millisecond stay in order', async () => {
@@ -169,7 +169,7 @@ describe('weft dev: OTLP spans become calls as on the real service', () => {
     parent.end();
     await weft.forceFlush();
     const children = await streamQuery(dev.url, { project_id: 'team/otel', filter: { parent_ids: [parent.spanContext().spanId] } });
-    expect(children.map((c) => [c.op_name, c.started_at])).toEqual([
+    expect(children.map((c) => [opNameOf(c), c.started_at])).toEqual([
       ['first', '2023-11-14T22:13:20.000100Z'],
       ['second', '2023-11-14T22:13:20.000400Z'],
     ]);

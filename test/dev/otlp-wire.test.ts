@@ -2,7 +2,7 @@ import { deflateSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { register } from 'weft';
 import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
-import { devService, type Json, streamQuery } from './support.js';
+import { devService, type Json, opNameOf, streamQuery } from './support.js';
 
 // Real export bodies: weft's exporter sends spans to a loopback receiver, which keeps the protobuf bytes;
 // the tests then replay those bytes to the dev service and read its answer.
@@ -67,14 +67,14 @@ describe('weft dev: POST /otel/v1/traces on the wire', () => {
     expect(res.body.partial_success.rejected_spans).toBe(1);
     expect(res.body.partial_success.error_message).toMatch(/^span [0-9a-f]{16} \("odd"\): could not be converted to a call: /);
     const calls = await streamQuery(dev.url, { project_id: 'team/wire' });
-    expect(calls.map((c) => [c.op_name, c.output])).toEqual([['after', 'kept']]);
+    expect(calls.map((c) => [opNameOf(c), c.output])).toEqual([['after', 'kept']]);
   });
 
   it('stores a span whose attribute keys are named like an object’s built-ins (constructor, toString)', async () => {
     const dev = await devService();
     expect(await exportTo(dev.url, builtinNames)).toMatchObject({ status: 200, body: { partial_success: null } });
     const calls = await streamQuery(dev.url, { project_id: 'team/wire' });
-    expect(calls.map((c) => [c.op_name, c.output, c.attributes?.constructor, c.attributes?.toString])).toEqual([
+    expect(calls.map((c) => [opNameOf(c), c.output, c.attributes?.constructor, c.attributes?.toString])).toEqual([
       ['builtins', 'ok', 'c', { x: 't' }],
     ]);
   });
@@ -83,7 +83,7 @@ describe('weft dev: POST /otel/v1/traces on the wire', () => {
     const dev = await devService();
     await exportTo(dev.url, clean);
     const calls = await streamQuery(dev.url, { project_id: 'team/wire' });
-    expect(calls.map((c) => [c.op_name, c.output])).toEqual([['alone', 'done']]);
+    expect(calls.map((c) => [opNameOf(c), c.output])).toEqual([['alone', 'done']]);
   });
 
   it('accepts a gzip-compressed export', async () => {

@@ -50,6 +50,13 @@ export async function streamQuery(base: string, body: Record<string, unknown>): 
     .map((line) => JSON.parse(line));
 }
 
+/** The op's name in an OTel call's `op_name`, a ref `weave:///<entity>/<project>/op/<name>:<digest>`. */
+export function opNameOf(call: { op_name: string }): string {
+  const name = /^weave:\/\/\/[^/]+\/[^/]+\/op\/(.+):[^:]+$/.exec(call.op_name)?.[1];
+  if (name === undefined) throw new Error(`op_name is not an op ref: ${call.op_name}`);
+  return decodeURIComponent(name);
+}
+
 const running: DevService[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.close()));

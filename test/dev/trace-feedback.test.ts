@@ -41,6 +41,16 @@ describe('weft dev: feedback through the Client', () => {
     expect(result).toEqual([{ id: replaced.id, 'payload.note': 'final' }]);
   });
 
+  it('answers the user who wrote the feedback, the dev service’s one user, from create, batch create and replace', async () => {
+    const { client } = await devClient();
+    const created = await client.trace.feedback.create(note('a'));
+    const { res } = await client.trace.feedback.createBatch({ batch: [note('b')] });
+    const replaced = await client.trace.feedback.replace({ ...note('c'), feedback_id: created.id });
+    expect([created, ...res, replaced].map((r) => r.wb_user_id)).toEqual(['weft-dev', 'weft-dev', 'weft-dev']);
+    const { result } = await client.trace.feedback.query({ fields: ['wb_user_id'] });
+    expect(result).toEqual([{ wb_user_id: 'weft-dev' }, { wb_user_id: 'weft-dev' }]);
+  });
+
   it('answers 404 when replacing feedback that is not stored', async () => {
     const { client } = await devClient();
     await expect(client.trace.feedback.replace({ ...note('x'), feedback_id: 'nope' })).rejects.toMatchObject({ status: 404 });

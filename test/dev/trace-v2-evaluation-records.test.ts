@@ -7,7 +7,7 @@ const EVAL = 'weave:///team/proj/object/eval:e1';
 const MODEL = 'weave:///team/proj/object/bot:m1';
 const SCORER = 'weave:///team/proj/object/exact:s1';
 
-const newRun = (client: Client, model = MODEL) => client.trace.v2.evaluationRuns.create({ evaluation: EVAL, model });
+const newRun = (client: Client, model = MODEL, evaluation = EVAL) => client.trace.v2.evaluationRuns.create({ evaluation, model });
 
 describe('weft dev: evaluation runs, predictions and scores through the Client', () => {
   it('starts a run that reads back as running, then finishes it with its summary', async () => {
@@ -45,6 +45,30 @@ describe('weft dev: evaluation runs, predictions and scores through the Client',
     expect(byModel.map((r) => r.evaluation_run_id)).toEqual([a.evaluation_run_id]);
     const byId = await client.trace.v2.evaluationRuns.list({ evaluation_run_ids: [b.evaluation_run_id, 'nope'] }).collect();
     expect(byId.map((r) => r.evaluation_run_id)).toEqual([b.evaluation_run_id]);
+  });
+
+  it('filters runs by two evaluations to the runs of those two', async () => {
+    const { client } = await devClient();
+    const [a, b] = [await newRun(client, MODEL, `${EVAL}-a`), await newRun(client, MODEL, `${EVAL}-b`)];
+    await newRun(client, MODEL, `${EVAL}-c`);
+    const runs = await client.trace.v2.evaluationRuns.list({ evaluations: [`${EVAL}-a`, `${EVAL}-b`] }).collect();
+    expect(runs.map((r) => r.evaluation_run_id)).toEqual([a.evaluation_run_id, b.evaluation_run_id]);
+  });
+
+  it('reads the list filters under the names evaluations, models and evaluation_run_ids, repeated or comma-joined', async () => {
+    const { dev, client } = await devClient();
+    const [a, b, c] = [await newRun(client, MODEL, `${EVAL}-a`), await newRun(client, `${MODEL}-b`, `${EVAL}-b`), await newRun(client)];
+    const listed = async (query: string) => {
+      const res = await fetch(`${dev.url}/v2/team/proj/evaluation_runs?${query}`);
+      expect(res.status).toBe(200);
+      return (await res.text()).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l).evaluation_run_id);
+    };
+    const e = (suffix: string) => encodeURIComponent(`${EVAL}-${suffix}`);
+    expect(await listed(`evaluations=${e('a')}&evaluations=${e('b')}`)).toEqual([a.evaluation_run_id, b.evaluation_run_id]);
+    expect(await listed(`models=${encodeURIComponent(`${MODEL}-b`)}`)).toEqual([b.evaluation_run_id]);
+    expect(await listed(`evaluation_run_ids=${a.evaluation_run_id}&evaluation_run_ids=${c.evaluation_run_id}`)).toEqual([a.evaluation_run_id, c.evaluation_run_id]);
+    // The service's Stainless SDK joins a list with commas.
+    expect(await listed(`evaluation_run_ids=${b.evaluation_run_id},${c.evaluation_run_id}`)).toEqual([b.evaluation_run_id, c.evaluation_run_id]);
   });
 
   it('records a prediction in a run and lists the run’s predictions only', async () => {
@@ -91,6 +115,33 @@ describe('weft dev: evaluation runs, predictions and scores through the Client',
     expect(await client.trace.v2.evaluationRuns.delete({ evaluation_run_ids: [a.evaluation_run_id, 'nope'] })).toEqual({ num_deleted: 1 });
     await expect(client.trace.v2.evaluationRuns.read(a.evaluation_run_id)).rejects.toMatchObject({ status: 404 });
     expect((await client.trace.v2.evaluationRuns.list().collect()).map((r) => r.evaluation_run_id)).toEqual([b.evaluation_run_id]);
+  });
+
+  it('deletes runs, predictions and scores named in a JSON body, as an object field or a bare list', async () => {
+    const { dev, client } = await devClient();
+    const run = await newRun(client);
+    const other = await newRun(client);
+    const prediction = await client.trace.v2.predictions.create({ model: MODEL, inputs: {}, output: 1 });
+    const score = await client.trace.v2.scores.create({ prediction_id: prediction.prediction_id, scorer: SCORER, value: 1 });
+    const remove = async (collection: string, body: unknown) => {
+      const res = await fetch(`${dev.url}/v2/team/proj/${collection}`, { method: 'DELETE', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: res.status, body: await res.json() };
+    };
+    expect(await remove('evaluation_runs', { evaluation_run_ids: [run.evaluation_run_id] })).toEqual({ status: 200, body: { num_deleted: 1 } });
+    expect(await remove('evaluation_runs', [other.evaluation_run_id])).toEqual({ status: 200, body: { num_deleted: 1 } });
+    expect(await remove('scores', { score_ids: [score.score_id] })).toEqual({ status: 200, body: { num_deleted: 1 } });
+    expect(await remove('predictions', [prediction.prediction_id])).toEqual({ status: 200, body: { num_deleted: 1 } });
+    expect(await client.trace.v2.evaluationRuns.list().collect()).toEqual([]);
+    expect(await client.trace.v2.predictions.list().collect()).toEqual([]);
+    expect(await client.trace.v2.scores.list().collect()).toEqual([]);
+  });
+
+  it('refuses a delete whose body names ids under another field with a 422', async () => {
+    const { dev, client } = await devClient();
+    const run = await newRun(client);
+    const res = await fetch(`${dev.url}/v2/team/proj/evaluation_runs`, { method: 'DELETE', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ids: [run.evaluation_run_id] }) });
+    expect(res.status).toBe(422);
+    expect(await client.trace.v2.evaluationRuns.list().collect()).toHaveLength(1);
   });
 
   it('refuses a delete without ids with a 422 rather than deleting everything', async () => {

@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CallNode, Client, instrumentOpenAI, op, register, type WeftHandle, withThread } from 'weft';
 import { type DevService, startDevService } from 'weft/dev';
+import { opNameOf } from './support.js';
 
 // The whole loop: an app traced by register() → OTLP protobuf → weft dev → weft's Client → the same data.
 let dev: DevService;
@@ -30,6 +31,9 @@ const answer = op(async function answer(question: string, style: { short: boolea
   return { text: res.choices[0]!.message.content, usage: res.usage!, short: style.short };
 });
 
+// The service stores an OTel call's op_name as an op ref; `:*` asks for every version of the op, as the SDKs do.
+const anyVersionOf = (name: string) => `weave:///${PROJECT}/op/${name}:*`;
+
 async function treeOf(traceId: string): Promise<CallNode[]> {
   return client.trace.calls.tree(traceId);
 }
@@ -38,12 +42,12 @@ describe('the whole loop through weft dev', () => {
   it('reads back the inputs, output, usage and nesting the app produced', async () => {
     const result = await answer('What is 7 + 8?', { short: true });
     await weft.forceFlush();
-    const [root] = await client.trace.calls.streamQuery({ filter: { op_names: ['answer'] } }).collect();
+    const [root] = await client.trace.calls.streamQuery({ filter: { op_names: [anyVersionOf('answer')] } }).collect();
     const tree = await treeOf(root!.trace_id);
 
     expect(tree).toHaveLength(1);
     const [node] = tree;
-    expect(node!.call.op_name).toBe('answer');
+    expect(opNameOf(node!.call)).toBe('answer');
     expect(node!.call.inputs).toEqual({ question: 'What is 7 + 8?', style: { short: true } });
     expect(node!.call.output).toEqual(result);
     expect(node!.children).toHaveLength(1);
@@ -78,7 +82,7 @@ describe('the whole loop through weft dev', () => {
     });
     const result = await streamed();
     await weft.forceFlush();
-    const [root] = await client.trace.calls.streamQuery({ filter: { op_names: ['streamed'] } }).collect();
+    const [root] = await client.trace.calls.streamQuery({ filter: { op_names: [anyVersionOf('streamed')] } }).collect();
     const [node] = await treeOf(root!.trace_id);
     expect(node!.call.output).toEqual(result);
     expect(node!.children[0]!.call.summary?.usage?.[MODEL]?.total_tokens).toBe(result.total);
@@ -91,7 +95,7 @@ describe('the whole loop through weft dev', () => {
     await weft.forceFlush();
     const inThread = await client.trace.calls.streamQuery({ filter: { thread_ids: [thread] } }).collect();
     const turns = inThread.filter((c) => c.turn_id);
-    expect(turns.map((c) => c.op_name)).toEqual(['answer', 'answer']);
+    expect(turns.map(opNameOf)).toEqual(['answer', 'answer']);
     expect(turns.every((c) => c.turn_id === c.id && !c.parent_id)).toBe(true);
   });
 
@@ -110,7 +114,7 @@ describe('the whole loop through weft dev', () => {
     });
     await expect(fails()).rejects.toThrow('no answer today');
     await weft.forceFlush();
-    const [call] = await client.trace.calls.streamQuery({ filter: { op_names: ['fails'] } }).collect();
+    const [call] = await client.trace.calls.streamQuery({ filter: { op_names: [anyVersionOf('fails')] } }).collect();
     expect(call!.summary?.weave?.status).toBe('error');
     expect(call!.exception).toContain('no answer today');
   });

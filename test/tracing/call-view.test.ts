@@ -40,8 +40,9 @@ async function callsOf(opName: string, work: () => unknown): Promise<Call[]> {
     body: JSON.stringify({ project_id: PROJECT }),
   });
   const lines = (await response.text()).split('\n').filter((l) => l.trim() !== '');
-  // op_name may come back as a `weave:///…/op/<name>:<digest>` ref; the span name is inside it.
-  return lines.map((l) => JSON.parse(l) as Call).filter((c) => c.op_name === opName || c.op_name.includes(`/op/${opName}:`));
+  // op_name comes back as a `weave:///…/op/<safe name>:<digest>` ref: the span name, lower-cased, `_` for spaces.
+  const ref = `/op/${opName.toLowerCase().replaceAll(' ', '_')}:`;
+  return lines.map((l) => JSON.parse(l) as Call).filter((c) => c.op_name.includes(ref));
 }
 
 describe('how the trace service shows op spans', () => {
@@ -105,7 +106,7 @@ describe('how the trace service shows op spans', () => {
         }),
       ).toThrow('no answer');
     });
-    expect(call?.exception).toBe('no answer');
+    expect(call?.exception).toBe('Error: no answer');
   });
 
   it('shows a thrown plain object as its JSON, not [object Object]', async () => {

@@ -1,5 +1,6 @@
 export { TraceClient } from './trace-client.js';
 export { type CallNode, buildCallTree } from './call-tree.js';
+export { callName } from './call-name.js';
 export { Calls, type CallEndInput, type CallStartInput, type CallUpsertBatchInput, type CallsIterateOptions } from './calls.js';
 export { Costs } from './costs.js';
 export { FeedbackResource } from './feedback.js';

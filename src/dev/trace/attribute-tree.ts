@@ -22,9 +22,9 @@ function toJsonValue(value: AttributeValue): unknown {
   if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
   if (Array.isArray(value)) return value.map(toJsonValue);
   if (typeof value === 'string') {
-    const trimmed = value.trimStart();
-    // The real service json-loads strings that look like JSON, so JSON-encoded `input.value` arrives as data.
-    if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    // The real service json-loads a string that starts with `{` or `[` (not one after leading white space), so
+    // JSON-encoded `input.value` arrives as data.
+    if (value.startsWith('{') || value.startsWith('[')) {
       try {
         return JSON.parse(value);
       } catch {

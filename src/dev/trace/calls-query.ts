@@ -5,6 +5,15 @@ function within(list: string[] | undefined, value: string | null | undefined): b
   return list === undefined || (value !== null && value !== undefined && list.includes(value));
 }
 
+// How the Weave SDKs ask for every version of an op: its ref with `:*` in place of `:<digest>`.
+const ANY_VERSION = ':*';
+
+/** True when `opName` is one of `names`, exactly or, for a name ending in `:*`, as any version of that ref. */
+function opNameIn(names: string[] | undefined, opName: string): boolean {
+  if (names === undefined) return true;
+  return names.some((name) => (name.endsWith(ANY_VERSION) ? opName.startsWith(name.slice(0, -1)) : name === opName));
+}
+
 function refsIn(value: unknown, refs: string[]): boolean {
   return JSON.stringify(value ?? null)
     .split('"')
@@ -15,7 +24,7 @@ function refsIn(value: unknown, refs: string[]): boolean {
 function matchesFilter(call: CallSchema, filter: CallsFilter | undefined): boolean {
   if (!filter) return true;
   return (
-    within(filter.op_names, call.op_name) &&
+    opNameIn(filter.op_names, call.op_name) &&
     within(filter.trace_ids, call.trace_id) &&
     within(filter.call_ids, call.id) &&
     within(filter.parent_ids, call.parent_id) &&

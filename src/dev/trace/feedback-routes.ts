@@ -3,6 +3,7 @@ import { HttpError, sendJson } from '../http.js';
 import { uuidv7 } from '../ids.js';
 import type { Route } from '../router.js';
 import { checkAt, checkBody, type FieldSpec, type ObjectSpec } from '../validate.js';
+import { DEV_USER } from './annotation-queues.js';
 import { optStr, PAGING, type Paging, reqStr, strList } from './fields.js';
 import { matchesQuery, page, pickFields, sortRecords } from './query-expr.js';
 import { bucketize, STATS_WINDOW_FIELDS, statsWindow } from './time-buckets.js';
@@ -38,7 +39,8 @@ function newFeedback(req: FeedbackCreateReq): Feedback {
     runnable_ref: req.runnable_ref ?? null,
     call_ref: req.call_ref ?? null,
     trigger_ref: req.trigger_ref ?? null,
-    wb_user_id: null,
+    // The service fills in the authenticated user; the dev service has one.
+    wb_user_id: DEV_USER,
     created_at: new Date().toISOString(),
   };
 }

@@ -29,6 +29,10 @@ export function writeObject(
 ): { digest: string; version_index: number } {
   const json = canonicalJson(val);
   const digest = contentDigest(json);
+  const stored = () => ctx.store.objectVersions(projectId, objectId).find((v) => v.digest === digest);
+  const existing = stored();
+  // The same value again is no new version: nothing to log (OTel ingestion re-resolves its op on every span).
+  if (existing) return { digest, version_index: existing.version_index };
   const base = baseClass ?? className(val);
   ctx.write({
     kind: 'obj',
@@ -46,8 +50,7 @@ export function writeObject(
       size_bytes: Buffer.byteLength(json),
     },
   });
-  const stored = ctx.store.objectVersions(projectId, objectId).find((v) => v.digest === digest)!;
-  return { digest, version_index: stored.version_index };
+  return { digest, version_index: stored()!.version_index };
 }
 
 /** The digest of a table row: the digest of its canonical JSON. */

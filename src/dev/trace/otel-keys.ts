@@ -73,7 +73,7 @@ export const WANDB = {
 /** Langfuse's timing overrides. */
 export const LANGFUSE_TIMES = { start: 'langfuse.startTime', end: 'langfuse.endTime' } as const;
 
-/** The longest op name; longer span names are cut and get a `:<4 hex of sha256>` suffix. */
+/** The longest op name; longer span names are cut (at a delimiter if one fits) and end in `:<4 hex of sha256>`. */
 export const MAX_OP_NAME_LENGTH = 128;
-/** The longest display name, shortened the same way. */
+/** The longest display name; a longer one is cut (at a delimiter if one fits) and ends in `...`. */
 export const MAX_DISPLAY_NAME_LENGTH = 1024;

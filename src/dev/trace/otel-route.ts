@@ -3,6 +3,7 @@ import { decodeTraceExport, OtlpDecodeError } from '../../otlp/index.js';
 import type { DevContext } from '../context.js';
 import { HttpError, sendJson } from '../http.js';
 import type { Route } from '../router.js';
+import { otelOpRef } from './otel-ops.js';
 import { SpanRejected, spanProject, spanToCall } from './otel-to-call.js';
 import type { CallSchema } from './types.js';
 
@@ -28,7 +29,8 @@ function decompress(body: Buffer, encoding: string | undefined, limit: number): 
 
 /**
  * `POST /otel/v1/traces`: an OTLP/HTTP protobuf export. Each span becomes one call (start and end at
- * once); spans the service refuses are counted in `partial_success` instead of failing the whole export.
+ * once) whose `op_name` is the ref of an op made for the span name; spans the service refuses (a span with no
+ * project among them) are counted in `partial_success` instead of failing the whole export.
  */
 export function otelRoute(ctx: DevContext): Route {
   return {
@@ -53,7 +55,7 @@ export function otelRoute(ctx: DevContext): Route {
       for (const span of spans) {
         let call: CallSchema;
         try {
-          call = spanToCall(span, spanProject(span, projectHeader, ctx.defaultProject));
+          call = spanToCall(span, spanProject(span, projectHeader));
         } catch (error) {
           // A span the conversion did not foresee costs that span only, never the spans after it.
           reasons.push(
@@ -63,7 +65,7 @@ export function otelRoute(ctx: DevContext): Route {
           );
           continue;
         }
-        ctx.write({ kind: 'call', call });
+        ctx.write({ kind: 'call', call: { ...call, op_name: otelOpRef(ctx, call.project_id, call.op_name) } });
       }
       sendJson(c.res, 200, {
         partial_success:

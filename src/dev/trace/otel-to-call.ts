@@ -11,6 +11,7 @@ import {
   USAGE_KEYS,
   WANDB,
 } from './otel-keys.js';
+import { shortenName } from './shorten-name.js';
 import { isoFromMicros } from './timestamps.js';
 import type { CallSchema, LLMUsage, SummaryMap } from './types.js';
 
@@ -19,10 +20,10 @@ export class SpanRejected extends Error {
   override readonly name = 'SpanRejected';
 }
 
-function shorten(name: string, limit: number): string {
-  if (name.length <= limit) return name;
+// A long op name ends in 4 hex of its SHA-256 instead of `...`, so that similar long names stay apart.
+function shortenOpName(name: string): string {
   const suffix = `:${createHash('sha256').update(name).digest('hex').slice(0, 4)}`;
-  return name.slice(0, limit - suffix.length) + suffix;
+  return shortenName(name, MAX_OP_NAME_LENGTH, suffix, false);
 }
 
 // Microseconds, as the real service stores them: spans a few hundred µs apart must keep their order.
@@ -82,6 +83,18 @@ function readAttributes(tree: Tree): Record<string, unknown> {
   return attributes;
 }
 
+/**
+ * The call's thread id. The service's call schema takes a string: a number, or an object or list parsed from
+ * JSON text, fails it, so such a span is refused rather than stored with a made-up id.
+ */
+function threadIdOf(span: DecodedSpan, tree: Tree): string | null {
+  const found = firstMatch(tree, WANDB.threadId);
+  if (!found) return null;
+  if (typeof found.value === 'string') return found.value;
+  const got = Array.isArray(found.value) ? 'a list' : typeof found.value === 'object' ? 'an object' : `a ${typeof found.value}`;
+  throw new SpanRejected(`span ${span.spanId} ("${span.name}"): ${found.key} must be a string, got ${got}`);
+}
+
 function projectRunId(projectId: string, value: unknown): string | null {
   if (!isTruthy(value)) return null;
   const id = String(value);
@@ -93,9 +106,10 @@ function projectRunId(projectId: string, value: unknown): string | null {
  * inputs and output from the first matching key (de-nested when the key is `input(s)`/`output(s)`), usage
  * under `summary.usage[model]` with its total, known attributes plus a `wandb.attributes` merge (or every
  * attribute when nothing is recognised), display name, thread and turn ids, status, latency and exception.
- * `op_name` is the span name.
+ * `op_name` is the span name, shortened; the route then rewrites it to the ref of the span name's op
+ * (see otel-ops.ts), as the service does once the calls are built.
  *
- * @throws {SpanRejected} for ids that are not hex or attribute paths that conflict.
+ * @throws {SpanRejected} for ids that are not hex, attribute paths that conflict, or a thread id that is not a string.
  */
 export function spanToCall(span: DecodedSpan, projectId: string): CallSchema {
   if (!/^[0-9a-f]{32}$/.test(span.traceId) || /^0+$/.test(span.traceId)) {
@@ -148,7 +162,7 @@ export function spanToCall(span: DecodedSpan, projectId: string): CallSchema {
   startNs = langfuseTime(lookup(tree, LANGFUSE_TIMES.start)) ?? startNs;
   endNs = langfuseTime(lookup(tree, LANGFUSE_TIMES.end)) ?? endNs;
 
-  const opName = shorten(span.name || 'unnamed', MAX_OP_NAME_LENGTH);
+  const opName = shortenOpName(span.name || 'unnamed');
   const summary: SummaryMap = {
     weave: { trace_name: opName, latency_ms: Number((endNs - startNs) / 1_000_000n) },
   };
@@ -157,15 +171,14 @@ export function spanToCall(span: DecodedSpan, projectId: string): CallSchema {
   if (span.status.code === StatusCodeValue.ERROR) summary.weave!.status = 'error';
 
   const displayName = lookup(tree, WANDB.displayName);
-  const threadMatch = firstMatch(tree, WANDB.threadId);
-  const threadId = threadMatch ? String(threadMatch.value) : null;
+  const threadId = threadIdOf(span, tree);
   const isTurn = firstMatch(tree, WANDB.isTurn) !== undefined;
 
   return {
     id: span.spanId,
     project_id: projectId,
     op_name: opName,
-    display_name: isTruthy(displayName) ? shorten(String(displayName), MAX_DISPLAY_NAME_LENGTH) : null,
+    display_name: isTruthy(displayName) ? shortenName(String(displayName), MAX_DISPLAY_NAME_LENGTH) : null,
     trace_id: span.traceId,
     parent_id: span.parentSpanId ?? null,
     thread_id: threadId,
@@ -186,13 +199,21 @@ export function spanToCall(span: DecodedSpan, projectId: string): CallSchema {
 }
 
 /**
- * The project a span belongs to: the resource's `wandb.entity`/`wandb.project`, else the request's
- * `project_id` header, else the fallback (the local default project).
+ * The project a span belongs to: the resource's `wandb.entity`/`wandb.project` (the current docs), else the
+ * request's `project_id` header (the older docs).
+ *
+ * @throws {SpanRejected} when neither names a project: the service would not know where the call goes.
  */
-export function spanProject(span: DecodedSpan, header: string | undefined, fallback: string): string {
+export function spanProject(span: DecodedSpan, header: string | undefined): string {
   const entity = span.resource[WANDB.entity];
   const project = span.resource[WANDB.project];
-  if (typeof entity === 'string' && entity && typeof project === 'string' && project) return `${entity}/${project}`;
+  const named = (value: unknown): value is string => typeof value === 'string' && value !== '';
+  if (named(entity) && named(project)) return `${entity}/${project}`;
   if (header && /^[^/\s]+\/[^/\s]+$/.test(header)) return header;
-  return fallback;
+  const missing = [WANDB.entity, WANDB.project].filter((key) => !named(span.resource[key])).join(' and ');
+  const sent = header === undefined ? 'no project_id header' : `a project_id header "${header}" that is not entity/project`;
+  throw new SpanRejected(
+    `span ${span.spanId} ("${span.name}"): no project: the resource lacks ${missing} and the request has ${sent}; ` +
+      'set both resource attributes or send the header project_id: <entity>/<project>',
+  );
 }

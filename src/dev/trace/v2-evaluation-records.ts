@@ -67,7 +67,7 @@ export function v2EvaluationRecordRoutes(ctx: DevContext): Route[] {
       summary: null,
     }),
     listFilter: (c) => {
-      const [evaluations, models, ids] = ['evaluation_refs', 'model_refs', 'evaluation_run_ids'].map((p) => v2Ids(c, p));
+      const [evaluations, models, ids] = ['evaluations', 'models', 'evaluation_run_ids'].map((p) => v2Ids(c, p));
       return (run) =>
         (!evaluations || evaluations.includes(run.evaluation)) && (!models || models.includes(run.model)) && (!ids || ids.includes(run.evaluation_run_id));
     },

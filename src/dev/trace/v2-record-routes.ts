@@ -4,6 +4,7 @@ import { uuidv7 } from '../ids.js';
 import type { RequestContext, Route } from '../router.js';
 import { checkBody, type ObjectSpec } from '../validate.js';
 import { Collection } from './collection.js';
+import { strList } from './fields.js';
 import { v2Ids, v2Page, v2Project } from './v2-scope.js';
 
 /**
@@ -17,13 +18,26 @@ export interface V2RecordKind<T extends object> {
   noun: string;
   /** The record's id field, also the path placeholder of a read, e.g. `prediction_id`. */
   idField: keyof T & string;
-  /** The query parameter of a delete, e.g. `prediction_ids`. */
+  /** The list of ids a delete takes, as a query parameter or a body field, e.g. `prediction_ids`. */
   deleteParam: string;
   body: ObjectSpec;
   /** The new record for a checked create body; may throw (a 404 for a ref to something missing). */
   build(projectId: string, id: string, body: Record<string, unknown>): T;
   /** Which records a list keeps, from its query parameters. */
   listFilter(c: RequestContext): (record: T) => boolean;
+}
+
+/**
+ * The ids a delete's body names. Where the service reads them is not settled: the reference names a body field
+ * (`{"prediction_ids": [...]}`), one version of its routes takes the body as the bare list (`[...]`, which its
+ * Stainless SDK of the time sent), later SDKs send query parameters (weft's client too). All are taken.
+ */
+async function bodyIds(c: RequestContext, name: string): Promise<string[]> {
+  if ((await c.body()).length === 0) return [];
+  const raw = await c.json();
+  const list = { [name]: { ...strList, nullable: true } };
+  const body = checkBody<Record<string, string[] | null>>(Array.isArray(raw) ? { [name]: raw } : raw, { strict: true, fields: list });
+  return body[name] ?? [];
 }
 
 /** The create, list, read and delete routes of a {@link V2RecordKind}, and the collection they share. */
@@ -58,9 +72,9 @@ export function v2RecordRoutes<T extends object>(ctx: DevContext, kind: V2Record
     {
       method: 'DELETE',
       path: base,
-      handler: (c) => {
+      handler: async (c) => {
+        const ids = [...(v2Ids(c, kind.deleteParam) ?? []), ...(await bodyIds(c, kind.deleteParam))];
         // No ids would read as "every record"; the client refuses to send that, and this refuses to guess.
-        const ids = v2Ids(c, kind.deleteParam) ?? [];
         if (ids.length === 0) {
           throw new HttpError(422, [{ loc: ['query', kind.deleteParam], msg: 'Field required: at least one id to delete', type: 'missing' }]);
         }

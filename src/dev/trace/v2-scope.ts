@@ -14,8 +14,9 @@ export function v2Page<T>(c: RequestContext, records: T[]): T[] {
 }
 
 /**
- * The ids a v2 list or delete names in its query: repeated (`?ids=a&ids=b`, how the client sends deletes)
- * or comma-joined (`?ids=a,b`, how it sends list filters). Undefined when the parameter is absent.
+ * The ids a v2 list or delete gives for a list parameter: repeated keys (`?ids=a&ids=b`, how weft's client sends a
+ * list and FastAPI reads one) or comma-joined values (`?ids=a,b`, how the service's Stainless SDK sends one), both
+ * read the same: refs and ids have no commas. Undefined when the parameter is absent.
  */
 export function v2Ids(c: RequestContext, name: string): string[] | undefined {
   const values = c.url.searchParams.getAll(name);

@@ -20,6 +20,8 @@ export interface EndpointCase {
   body?: unknown;
   /** For non-JSON bodies: which kind must arrive (their content is checked in their own tests). */
   bodyKind?: 'multipart' | 'protobuf';
+  /** Headers that must arrive beyond those of every request. */
+  headers?: Record<string, string>;
   response: CaseResponse;
 }
 
@@ -356,6 +358,8 @@ export const ENDPOINT_CASES: EndpointCase[] = [
     call: (c) => c.trace.otel.export(new Uint8Array([10, 0])),
     path: '/otel/v1/traces',
     bodyKind: 'protobuf',
+    // The service routes spans by this header or by resource attributes; raw bytes may carry no resource.
+    headers: { project_id: PROJECT },
     response: { json: { partial_success: null } },
   },
   // Refs
@@ -631,9 +635,11 @@ export const ENDPOINT_CASES: EndpointCase[] = [
   {
     endpoint: 'GET /v2/{entity}/{project}/evaluation_runs',
     name: 'v2.evaluationRuns.list',
-    call: (c) => collect(c.trace.v2.evaluationRuns.list({ evaluations: ['weave:///e1', 'weave:///e2'], limit: 5 })),
+    call: (c) =>
+      collect(c.trace.v2.evaluationRuns.list({ evaluations: ['weave:///e1', 'weave:///e2'], models: ['weave:///m'], evaluation_run_ids: ['r1', 'r2'], limit: 5 })),
     path: `${V2}/evaluation_runs`,
-    query: { evaluation_refs: 'weave:///e1,weave:///e2', limit: '5' },
+    // Each filter under its own name, one key per value.
+    query: { evaluations: ['weave:///e1', 'weave:///e2'], models: 'weave:///m', evaluation_run_ids: ['r1', 'r2'], limit: '5' },
     response: { jsonl: [{ evaluation_run_id: 'r1', evaluation: 'weave:///e1', model: 'weave:///m' }] },
   },
   {

@@ -1,7 +1,7 @@
 /**
  * The project-scoped resources under `/v2/{entity}/{project}`: the project is in the path, so no body
- * carries `project_id`. Lists are JSONL streams paged with `limit`/`offset`; deletes take their ids as
- * query parameters (as the service's own Python client sends them).
+ * carries `project_id`. Lists are JSONL streams paged with `limit`/`offset`; list filters and deletes take their ids
+ * as repeated query parameters (as the service's own Python client sends them).
  */
 import type { DeleteRes, JsonObject, UnknownShape } from './common.js';
 
@@ -146,9 +146,15 @@ export interface EvaluationRunCreateBody {
 export interface EvaluationRunCreateRes {
   evaluation_run_id: string;
 }
-/** Filters are sent as comma-joined query parameters `evaluation_refs`, `model_refs`, `evaluation_run_ids`. */
+/**
+ * GET evaluation_runs: paging and filters. Each filter is sent as a repeated query parameter of its own name
+ * (`?evaluations=a&evaluations=b`); a run passes when it matches any value of every filter given. (The
+ * service's Stainless SDK sends the same names comma-joined; which form the service splits is UNVERIFIED.)
+ */
 export interface EvaluationRunListParams extends V2ListParams {
+  /** Refs of evaluations. */
   evaluations?: string[] | undefined;
+  /** Refs of models. */
   models?: string[] | undefined;
   evaluation_run_ids?: string[] | undefined;
 }
@@ -162,7 +168,11 @@ export interface EvaluationRunReadRes {
   finished_at?: string | null;
   summary?: JsonObject | null;
 }
-/** Which runs to delete (sent as repeated query parameters). */
+/**
+ * Which runs to delete, sent as repeated query parameters. Where the service reads them is UNVERIFIED: the
+ * reference names a body field of the same name, one version of the service's routes took the body as a bare
+ * list, and its later SDKs send query parameters (weft dev takes all three).
+ */
 export interface EvaluationRunDeleteParams {
   evaluation_run_ids: string[];
 }
@@ -200,7 +210,11 @@ export interface PredictionReadRes {
   output: unknown;
   evaluation_run_id?: string | null;
 }
-/** Which predictions to delete (sent as repeated query parameters). */
+/**
+ * Which predictions to delete, sent as repeated query parameters. Where the service reads them is UNVERIFIED: the
+ * reference names a body field of the same name, one version of the service's routes took the body as a bare
+ * list, and its later SDKs send query parameters (weft dev takes all three).
+ */
 export interface PredictionDeleteParams {
   prediction_ids: string[];
 }
@@ -233,7 +247,11 @@ export interface ScoreReadRes {
   value: number;
   evaluation_run_id?: string | null;
 }
-/** Which scores to delete (sent as repeated query parameters). */
+/**
+ * Which scores to delete, sent as repeated query parameters. Where the service reads them is UNVERIFIED: the
+ * reference names a body field of the same name, one version of the service's routes took the body as a bare
+ * list, and its later SDKs send query parameters (weft dev takes all three).
+ */
 export interface ScoreDeleteParams {
   score_ids: string[];
 }

@@ -21,15 +21,10 @@ export class EvaluationRuns extends TraceResource {
     return this.json('POST', this.v2('/evaluation_runs'), { body, retry: 'once' }, options);
   }
 
-  /** Lists runs, streamed (JSONL); filters travel comma-joined. GET /v2/{entity}/{project}/evaluation_runs */
+  /** Lists runs, streamed (JSONL); each filter value is its own query key. GET /v2/{entity}/{project}/evaluation_runs */
   list(params: EvaluationRunListParams = {}, options?: CallOptions): ResponseStream<EvaluationRunReadRes> {
-    const query = {
-      limit: params.limit,
-      offset: params.offset,
-      evaluation_refs: params.evaluations?.join(','),
-      model_refs: params.models?.join(','),
-      evaluation_run_ids: params.evaluation_run_ids?.join(','),
-    };
+    const { limit, offset, evaluations, models, evaluation_run_ids } = params;
+    const query = { limit, offset, evaluations, models, evaluation_run_ids };
     return this.jsonl('GET', this.v2('/evaluation_runs'), { query }, options);
   }
 
