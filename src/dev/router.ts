@@ -22,7 +22,10 @@ export type Handler = (ctx: RequestContext) => Promise<void> | void;
 /** One entry of the route table. */
 export interface Route {
   method: string;
-  /** A path with `{name}` placeholders, each matching one segment. */
+  /**
+   * A path with `{name}` placeholders, each matching one segment. A request with a trailing slash goes to a
+   * route whose path ends in one, if any matches, else to the route without it.
+   */
   path: string;
   handler: Handler;
   /** False for the routes the real services serve without a key (health, version). Default true. */
@@ -57,10 +60,13 @@ function match(route: CompiledRoute, segments: string[]): Record<string, string>
   return params;
 }
 
-// Paths under /v1 belong to the OpenAI-compatible chat routes or the training service; only chat speaks OpenAI.
+// Paths under /v1 belong to the inference or the training service; only the inference service speaks OpenAI.
+// `/v1/chat/completions/` (trailing slash) is the training service's (see `trainingChatRoute`).
 function styleForPath(path: string): ErrorStyle {
-  return path === '/v1/chat/completions' || path === '/v1/models' ? 'openai' : 'fastapi';
+  return path === '/v1/chat/completions' || path === '/v1/models' || path === '/v1/models/' ? 'openai' : 'fastapi';
 }
+
+const hasTrailingSlash = (path: string): boolean => path.length > 1 && path.endsWith('/');
 
 /**
  * A small router over node:http: exact segments and `{param}` placeholders, 405 for a known path with
@@ -69,6 +75,8 @@ function styleForPath(path: string): ErrorStyle {
  */
 export class Router {
   private readonly routes: CompiledRoute[] = [];
+  // Routes whose path ends in a slash: tried first for a request that ends in one, never for another.
+  private readonly slashRoutes: CompiledRoute[] = [];
 
   constructor(
     private readonly auth: AuthCheck,
@@ -77,7 +85,9 @@ export class Router {
 
   /** Adds routes; earlier routes win when two patterns match. */
   add(...routes: Route[]): void {
-    for (const route of routes) this.routes.push({ ...route, segments: splitPath(route.path) });
+    for (const route of routes) {
+      (hasTrailingSlash(route.path) ? this.slashRoutes : this.routes).push({ ...route, segments: splitPath(route.path) });
+    }
   }
 
   /** Serves one request; never rejects. */
@@ -90,13 +100,13 @@ export class Router {
       sendJson(res, 400, { detail: 'Malformed request URL.' });
       return;
     }
-    // A trailing slash is the same route (the training service lists `/v1/chat/completions/` too).
     const segments = splitPath(url.pathname);
-    let style: ErrorStyle = styleForPath(`/${segments.join('/')}`);
+    let style: ErrorStyle = styleForPath(url.pathname);
+    const candidates = hasTrailingSlash(url.pathname) ? [...this.slashRoutes, ...this.routes] : this.routes;
     try {
       let found: { route: CompiledRoute; params: Record<string, string> } | undefined;
       let pathKnown = false;
-      for (const route of this.routes) {
+      for (const route of candidates) {
         let params: Record<string, string> | undefined;
         try {
           params = match(route, segments);

@@ -5,7 +5,7 @@ import { HttpError, type ValidationIssue } from './http.js';
  * checks the same things: required fields, JSON types, and, for strict objects, unknown fields.
  */
 export type FieldSpec =
-  | { type: 'string' | 'integer' | 'number' | 'boolean' | 'any' | 'datetime'; required?: boolean; nullable?: boolean }
+  | { type: 'string' | 'integer' | 'number' | 'boolean' | 'any' | 'datetime' | 'uuid'; required?: boolean; nullable?: boolean }
   | { type: 'array'; items?: FieldSpec; required?: boolean; nullable?: boolean }
   | {
       type: 'object';
@@ -64,6 +64,11 @@ function checkField(value: unknown, spec: FieldSpec, loc: (string | number)[], i
     case 'datetime':
       if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) fail();
       return;
+    case 'uuid': {
+      const issue = uuidIssue(value);
+      if (issue) issues.push({ loc, ...issue });
+      return;
+    }
     case 'array':
       if (!Array.isArray(value)) {
         fail();
@@ -172,4 +177,32 @@ export function checkOneOf<T extends string>(value: string, allowed: readonly T[
     throw new HttpError(422, [{ loc, msg: `Input should be ${allowed.map((a) => `'${a}'`).join(', ')}`, type: 'enum' }]);
   }
   return value as T;
+}
+
+const HYPHENATED_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SIMPLE_UUID = /^[0-9a-f]{32}$/i;
+
+// The forms pydantic's UUID type reads: hyphenated or 32 hex digits, either one braced or after `urn:uuid:`.
+function uuidDigits(value: string): string | undefined {
+  const bare = value.startsWith('urn:uuid:') ? value.slice(9) : /^\{.*\}$/.test(value) ? value.slice(1, -1) : value;
+  if (HYPHENATED_UUID.test(bare)) return bare.replaceAll('-', '').toLowerCase();
+  if (SIMPLE_UUID.test(bare)) return bare.toLowerCase();
+  return undefined;
+}
+
+function uuidIssue(value: unknown): { msg: string; type: string } | undefined {
+  if (typeof value !== 'string') return { msg: 'UUID input should be a string, bytes or UUID object', type: 'uuid_type' };
+  return uuidDigits(value) === undefined ? { msg: 'Input should be a valid UUID', type: 'uuid_parsing' } : undefined;
+}
+
+/**
+ * Checks that a value is a UUID, as the training service's FastAPI does for its uuid-typed path parameters
+ * and body fields, and returns it in the canonical form (lowercase, hyphenated) the store keys on; throws a
+ * 422 at `loc` otherwise.
+ */
+export function checkUuid(value: unknown, loc: (string | number)[]): string {
+  const issue = uuidIssue(value);
+  if (issue) throw new HttpError(422, [{ loc, ...issue }]);
+  const hex = uuidDigits(value as string)!;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

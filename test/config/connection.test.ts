@@ -106,7 +106,7 @@ describe('WEFT_BASE_URL alone, pointing at a `weft dev` on another port', () => 
       expect(client.baseUrls).toEqual({ trace: dev.url, inference: `${dev.url}/v1`, training: `${dev.url}/v1` });
       expect((await client.inference.models.list()).data.length).toBeGreaterThan(0);
       // Answered by the training service (an unknown job), not refused at the connection.
-      await expect(client.training.jobs.get('no-such-job')).rejects.toBeInstanceOf(WeftNotFoundError);
+      await expect(client.training.jobs.get('00000000-0000-4000-8000-000000000000')).rejects.toBeInstanceOf(WeftNotFoundError);
     } finally {
       await client.close();
     }

@@ -12,6 +12,9 @@ const weatherTool = {
   },
 };
 
+/** A model the offline service lists: it answers 404 for any other, as the service does. */
+const MODEL = 'meta-llama/Llama-3.1-8B-Instruct';
+
 async function openai() {
   const dev = await devService();
   return { dev, client: new OpenAI({ baseURL: dev.v1Url, apiKey: 'any-key', maxRetries: 0 }) };
@@ -44,7 +47,7 @@ describe('weft dev: the offline inference service', () => {
   it('streams one token per chunk and ends with a usage chunk by default', async () => {
     const { client } = await openai();
     const stream = await client.chat.completions.create({
-      model: 'm/x',
+      model: MODEL,
       stream: true,
       messages: [{ role: 'user', content: 'Hello there' }],
     });
@@ -62,7 +65,7 @@ describe('weft dev: the offline inference service', () => {
   it('leaves the usage chunk out when stream_options.include_usage is false', async () => {
     const { client } = await openai();
     const stream = await client.chat.completions.create({
-      model: 'm/x',
+      model: MODEL,
       stream: true,
       stream_options: { include_usage: false },
       messages: [{ role: 'user', content: 'Hi' }],
@@ -75,7 +78,7 @@ describe('weft dev: the offline inference service', () => {
   it('calls a tool the user names, with arguments taken from the message', async () => {
     const { client } = await openai();
     const res = await client.chat.completions.create({
-      model: 'm/x',
+      model: MODEL,
       tools: [weatherTool],
       messages: [{ role: 'user', content: 'Use get_weather: what is the weather in Paris?' }],
     });
@@ -92,7 +95,7 @@ describe('weft dev: the offline inference service', () => {
   it('streams a tool call whose argument fragments join into the arguments', async () => {
     const { client } = await openai();
     const stream = await client.chat.completions.create({
-      model: 'm/x',
+      model: MODEL,
       stream: true,
       tools: [weatherTool],
       messages: [{ role: 'user', content: 'get weather for "Lyon" in 3 days' }],
@@ -114,7 +117,7 @@ describe('weft dev: the offline inference service', () => {
   it('answers with the tool result after a tool message', async () => {
     const { client } = await openai();
     const res = await client.chat.completions.create({
-      model: 'm/x',
+      model: MODEL,
       tools: [weatherTool],
       messages: [
         { role: 'user', content: 'Use get_weather for Paris' },
@@ -133,7 +136,7 @@ describe('weft dev: the offline inference service', () => {
   it('does not call a tool when tool_choice is none', async () => {
     const { client } = await openai();
     const res = await client.chat.completions.create({
-      model: 'm/x',
+      model: MODEL,
       tools: [weatherTool],
       tool_choice: 'none',
       messages: [{ role: 'user', content: 'get_weather in Paris' }],
@@ -144,7 +147,7 @@ describe('weft dev: the offline inference service', () => {
   it('cuts the answer at max_tokens with finish reason length', async () => {
     const { client } = await openai();
     const res = await client.chat.completions.create({
-      model: 'm/x',
+      model: MODEL,
       max_tokens: 2,
       messages: [{ role: 'user', content: 'one two three four' }],
     });
@@ -155,7 +158,7 @@ describe('weft dev: the offline inference service', () => {
 
   it('answers a bad request with an OpenAI-style 400 naming the parameter', async () => {
     const { client } = await openai();
-    const error = await client.chat.completions.create({ model: 'm/x', messages: [] }).catch((e: unknown) => e);
+    const error = await client.chat.completions.create({ model: MODEL, messages: [] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     const bad = error as InstanceType<typeof OpenAI.BadRequestError>;
     expect(bad.status).toBe(400);
@@ -179,7 +182,7 @@ describe('weft dev: the offline inference service', () => {
     const res = await fetch(`${dev.v1Url}/chat/completions/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'm/x', messages: [{ role: 'user', content: 'hi' }] }),
+      body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(res.status).toBe(200);
     expect(((await res.json()) as Json).object).toBe('chat.completion');
@@ -191,7 +194,7 @@ describe('weft dev: the offline inference service', () => {
     const res = await fetch(`${dev.v1Url}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'm/x', messages: [{ role: 'user', content: [null] }] }),
+      body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: [null] }] }),
     });
     expect(res.status).toBe(400);
     expect(((await res.json()) as Json).error.param).toBe('messages[0].content[0]');

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { devService, get, type Json, post, request } from './support.js';
 
@@ -8,9 +9,17 @@ async function setup() {
   return { dev, v1, model: model.body };
 }
 
+/** A choice the model sampled, with the logprobs an RL job needs. */
+const choice = {
+  finish_reason: 'stop',
+  index: 0,
+  message: { role: 'assistant', content: 'hello' },
+  logprobs: { content: [{ token: 'hello', logprob: -0.1, top_logprobs: [] }] },
+};
+
 const groups = (rewards: number[][]) =>
   rewards.map((rs) => ({
-    trajectories: rs.map((reward) => ({ messages_and_choices: [{ role: 'user', content: 'hi' }], reward })),
+    trajectories: rs.map((reward) => ({ messages_and_choices: [{ role: 'user', content: 'hi' }, choice], reward })),
   }));
 
 /** Reads every event of a job, following the pages, until it has ended. */
@@ -57,7 +66,7 @@ describe('weft dev: the training service', () => {
     expect(latest.body.data[0]).toMatchObject({ step: 2, metrics: events[2].data });
     expect(latest.body.has_more).toBe(true);
     const state = await get(v1, `/preview/training-jobs/${job.body.id}`);
-    expect(state.body).toMatchObject({ id: job.body.id, status: 'succeeded', training_start: expect.any(String), training_end: expect.any(String) });
+    expect(state.body).toEqual({ id: job.body.id, training_start: expect.any(String), training_end: expect.any(String), error_message: null });
   });
 
   it('fails a job on request with a training_failed event carrying the message', async () => {
@@ -70,7 +79,7 @@ describe('weft dev: the training service', () => {
     const events = await eventsUntilEnd(v1, job.body.id);
     expect(events.map((e) => e.type)).toEqual(['training_started', 'gradient_step', 'training_failed']);
     expect(events.at(-1).data).toEqual({ error_message: 'GPU on fire' });
-    expect((await get(v1, `/preview/training-jobs/${job.body.id}`)).body).toMatchObject({ status: 'failed', error_message: 'GPU on fire' });
+    expect((await get(v1, `/preview/training-jobs/${job.body.id}`)).body).toMatchObject({ error_message: 'GPU on fire', training_end: expect.any(String) });
   });
 
   it('runs an SFT job and returns the same job for the same data URL', async () => {
@@ -99,7 +108,7 @@ describe('weft dev: the training service', () => {
 
   it('answers 404 for an unknown job and 422 for a limit out of range', async () => {
     const { v1 } = await setup();
-    expect((await get(v1, '/preview/training-jobs/nope')).status).toBe(404);
+    expect((await get(v1, `/preview/training-jobs/${randomUUID()}`)).status).toBe(404);
     const { model } = await setup();
     const res = await get(v1, `/preview/models/${model.id}/checkpoints?limit=500`);
     expect(res.status).toBe(422);
@@ -108,7 +117,7 @@ describe('weft dev: the training service', () => {
 
   it('creates a job only for a known model', async () => {
     const { v1 } = await setup();
-    const res = await post(v1, '/preview/training-jobs', { model_id: 'missing', trajectory_groups: groups([[1]]) });
+    const res = await post(v1, '/preview/training-jobs', { model_id: randomUUID(), trajectory_groups: groups([[1]]) });
     expect(res.status).toBe(404);
   });
 

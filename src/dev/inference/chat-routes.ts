@@ -4,6 +4,7 @@ import { HttpError, sendJson } from '../http.js';
 import type { Route } from '../router.js';
 import { parseChatRequest } from './chat-request.js';
 import type { Answer, ChatRequest, Usage } from './chat-types.js';
+import { checkModelServed, checkProjectHeader } from './inference-checks.js';
 import { answer, OFFLINE_MODEL_IDS, usageOf } from './offline-model.js';
 import { tokenPieces } from './tokenizer.js';
 
@@ -54,11 +55,40 @@ function stream(res: ServerResponse, request: ChatRequest, result: Answer, usage
 }
 
 /**
- * The OpenAI-compatible routes of the inference service (`/v1/models`, `/v1/chat/completions`), also the
- * training service's chat endpoint (with its trailing-slash twin). Served by the offline model.
+ * Answers one chat request from the offline model: the whole completion as JSON, or, with `stream: true`, SSE
+ * chunks. Shared by the inference route and the training service's chat route, which validate differently.
+ */
+export function serveCompletion(res: ServerResponse, request: ChatRequest): void {
+  const result = answer(request);
+  const choices = request.n ?? 1;
+  const usage = usageOf(request, result, choices);
+  if (request.stream) {
+    stream(res, request, result, usage, choices);
+    return;
+  }
+  sendJson(res, 200, {
+    id: `chatcmpl-${randomUUID()}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: request.model,
+    choices: Array.from({ length: choices }, (_, index) => ({
+      index,
+      message: message(result),
+      logprobs: null,
+      finish_reason: finishReason(result),
+    })),
+    usage,
+  });
+}
+
+/**
+ * The inference service's routes (`/v1/models`, `/v1/chat/completions`), served by the offline model, with
+ * OpenAI-style errors: 401 for a malformed project header, 400 for a bad body, 404 for a model it does not
+ * list. The training service's chat endpoint has its own route (`training/chat-route.ts`).
  */
 export function chatRoutes(): Route[] {
   const completions: Route['handler'] = async (c) => {
+    checkProjectHeader(c.req);
     let body: unknown;
     try {
       body = await c.json();
@@ -69,34 +99,21 @@ export function chatRoutes(): Route[] {
       throw error;
     }
     const request = parseChatRequest(body);
-    const result = answer(request);
-    const choices = request.n ?? 1;
-    const usage = usageOf(request, result, choices);
-    if (request.stream) return stream(c.res, request, result, usage, choices);
-    sendJson(c.res, 200, {
-      id: `chatcmpl-${randomUUID()}`,
-      object: 'chat.completion',
-      created: Math.floor(Date.now() / 1000),
-      model: request.model,
-      choices: Array.from({ length: choices }, (_, index) => ({
-        index,
-        message: message(result),
-        logprobs: null,
-        finish_reason: finishReason(result),
-      })),
-      usage,
-    });
+    checkModelServed(request.model);
+    serveCompletion(c.res, request);
   };
   return [
     {
       method: 'GET',
       path: '/v1/models',
       errors: 'openai',
-      handler: (c) =>
+      handler: (c) => {
+        checkProjectHeader(c.req);
         sendJson(c.res, 200, {
           object: 'list',
           data: OFFLINE_MODEL_IDS.map((id) => ({ id, object: 'model', created: 0, owned_by: 'system', root: id })),
-        }),
+        });
+      },
     },
     { method: 'POST', path: '/v1/chat/completions', errors: 'openai', handler: completions },
   ];

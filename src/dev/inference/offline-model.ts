@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto';
 import type { Answer, ChatMessage, ChatRequest, FunctionTool, JsonSchema, ToolCall, Usage } from './chat-types.js';
 import { countTokens, truncateTokens } from './tokenizer.js';
 
-/** The model ids `GET /v1/models` lists. The offline model answers for any id; these are suggestions. */
+/**
+ * The model ids `GET /v1/models` lists; the inference route serves these (and LoRA artifact URIs) and answers
+ * 404 for any other, as the service does for a model it does not serve.
+ */
 export const OFFLINE_MODEL_IDS = ['weft-dev/offline-echo', 'meta-llama/Llama-3.1-8B-Instruct', 'OpenPipe/Qwen3-14B-Instruct'] as const;
 
 /** The text of a message's content (text parts joined; other parts stand as `[type]`). */

@@ -1,10 +1,16 @@
 import { HttpError, sendJson } from '../http.js';
-import type { Route } from '../router.js';
-import { checkBody, queryInt } from '../validate.js';
+import type { RequestContext, Route } from '../router.js';
+import { checkBody, checkUuid, queryInt } from '../validate.js';
+import { trainingChatRoute } from './chat-route.js';
 import type { TrainingSimulator } from './simulator.js';
+import { checkTrainable, type TrajectoryGroup, TRAJECTORY_GROUPS } from './trajectories.js';
 
 const str = { type: 'string' } as const;
 const optObj = { type: 'object', nullable: true } as const;
+const uuid = { type: 'uuid', required: true } as const;
+
+// The service types its path ids as UUIDs: FastAPI answers anything else with a 422 before looking it up.
+const pathUuid = (c: RequestContext, name: string): string => checkUuid(c.params[name], ['path', name]);
 
 // A job fails on purpose when its experimental config asks: `{simulate_failure: true | "message"}`.
 function failureOf(config: Record<string, unknown> | null | undefined): string | undefined {
@@ -14,10 +20,6 @@ function failureOf(config: Record<string, unknown> | null | undefined): string |
 }
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
-
-interface TrajectoryGroup {
-  trajectories: { reward?: unknown }[];
-}
 
 function rlMetrics(groups: TrajectoryGroup[], learningRate: number) {
   return (step: number): Record<string, number> => {
@@ -56,10 +58,11 @@ function order(url: URL): 'asc' | 'desc' {
 
 /**
  * The training service under `/v1`: models and checkpoints, RL and SFT jobs with their events, health and
- * system check. Jobs run in {@link TrainingSimulator}.
+ * system check, and its chat endpoint. Jobs run in {@link TrainingSimulator}.
  */
 export function trainingRoutes(sim: TrainingSimulator, defaultEntity: string): Route[] {
   return [
+    trainingChatRoute(),
     {
       method: 'POST',
       path: '/v1/preview/models',
@@ -92,7 +95,7 @@ export function trainingRoutes(sim: TrainingSimulator, defaultEntity: string): R
     {
       method: 'DELETE',
       path: '/v1/preview/models/{model_id}',
-      handler: (c) => sendJson(c.res, 200, sim.deleteModel(c.params.model_id!)),
+      handler: (c) => sendJson(c.res, 200, sim.deleteModel(pathUuid(c, 'model_id'))),
     },
     {
       method: 'GET',
@@ -101,23 +104,25 @@ export function trainingRoutes(sim: TrainingSimulator, defaultEntity: string): R
         sendJson(
           c.res,
           200,
-          sim.listCheckpoints(c.params.model_id!, c.url.searchParams.get('after'), queryInt(c.url, 'limit', 20, 1, 100), order(c.url)),
+          sim.listCheckpoints(pathUuid(c, 'model_id'), c.url.searchParams.get('after'), queryInt(c.url, 'limit', 20, 1, 100), order(c.url)),
         ),
     },
     {
       method: 'DELETE',
       path: '/v1/preview/models/{model_id}/checkpoints',
       handler: async (c) => {
+        const modelId = pathUuid(c, 'model_id');
         const body = checkBody<{ steps: number[] }>(await c.json(), {
           fields: { steps: { type: 'array', required: true, items: { type: 'integer' } } },
         });
-        sendJson(c.res, 200, sim.deleteCheckpoints(c.params.model_id!, body.steps));
+        sendJson(c.res, 200, sim.deleteCheckpoints(modelId, body.steps));
       },
     },
     {
       method: 'POST',
       path: '/v1/preview/models/{model_id}/log',
       handler: async (c) => {
+        const modelId = pathUuid(c, 'model_id');
         checkBody(await c.json(), {
           fields: {
             split: { ...str, required: true },
@@ -125,7 +130,7 @@ export function trainingRoutes(sim: TrainingSimulator, defaultEntity: string): R
             model_id: str,
           },
         });
-        sim.model(c.params.model_id!);
+        sim.model(modelId);
         sendJson(c.res, 200, {});
       },
     },
@@ -136,27 +141,20 @@ export function trainingRoutes(sim: TrainingSimulator, defaultEntity: string): R
         const body = checkBody<{ model_id: string; trajectory_groups: TrajectoryGroup[]; experimental_config?: Record<string, unknown> | null }>(
           await c.json(),
           {
-            fields: {
-              model_id: { ...str, required: true },
-              trajectory_groups: {
-                type: 'array',
-                required: true,
-                items: { type: 'object', fields: { trajectories: { type: 'array', required: true, items: { type: 'object' } } } },
-              },
-              experimental_config: optObj,
-            },
+            fields: { model_id: uuid, trajectory_groups: TRAJECTORY_GROUPS, experimental_config: optObj },
           },
         );
         if (body.trajectory_groups.length === 0) {
           throw new HttpError(422, [{ loc: ['body', 'trajectory_groups'], msg: 'List should have at least 1 item', type: 'too_short' }]);
         }
+        checkTrainable(body.trajectory_groups, body.experimental_config?.allow_training_without_logprobs === true);
         const lr = body.experimental_config?.learning_rate;
         sendJson(
           c.res,
           200,
           sim.createJob({
             kind: 'rl',
-            modelId: body.model_id,
+            modelId: checkUuid(body.model_id, ['body', 'model_id']),
             steps: Math.min(body.trajectory_groups.length, 4),
             failure: failureOf(body.experimental_config),
             metrics: rlMetrics(body.trajectory_groups, typeof lr === 'number' ? lr : 5e-6),
@@ -175,7 +173,7 @@ export function trainingRoutes(sim: TrainingSimulator, defaultEntity: string): R
           experimental_config?: Record<string, unknown> | null;
         }>(await c.json(), {
           fields: {
-            model_id: { ...str, required: true },
+            model_id: uuid,
             training_data_url: { ...str, required: true },
             config: optObj,
             experimental_config: optObj,
@@ -187,7 +185,7 @@ export function trainingRoutes(sim: TrainingSimulator, defaultEntity: string): R
           200,
           sim.createJob({
             kind: 'sft',
-            modelId: body.model_id,
+            modelId: checkUuid(body.model_id, ['body', 'model_id']),
             steps: 3,
             failure: failureOf(body.experimental_config),
             metrics: sftMetrics(typeof lr === 'number' ? lr : 5e-5),
@@ -199,7 +197,7 @@ export function trainingRoutes(sim: TrainingSimulator, defaultEntity: string): R
     {
       method: 'GET',
       path: '/v1/preview/training-jobs/{training_job_id}',
-      handler: (c) => sendJson(c.res, 200, sim.job(c.params.training_job_id!)),
+      handler: (c) => sendJson(c.res, 200, sim.job(pathUuid(c, 'training_job_id'))),
     },
     {
       method: 'GET',
@@ -208,7 +206,7 @@ export function trainingRoutes(sim: TrainingSimulator, defaultEntity: string): R
         sendJson(
           c.res,
           200,
-          sim.events(c.params.training_job_id!, c.url.searchParams.get('after'), queryInt(c.url, 'limit', 20, 1, 100)),
+          sim.events(pathUuid(c, 'training_job_id'), c.url.searchParams.get('after'), queryInt(c.url, 'limit', 20, 1, 100)),
         ),
     },
     { method: 'GET', path: '/v1/health', auth: false, handler: (c) => sendJson(c.res, 200, { status: 'ok' }) },

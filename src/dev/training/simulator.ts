@@ -151,10 +151,10 @@ export class TrainingSimulator {
     return { id: job.id };
   }
 
-  /** A job's public state, or a 404. */
+  /** A job as the service answers it (see {@link TrainingJobResponse}), or a 404. */
   job(id: string): TrainingJobResponse {
-    const { events: _e, data_url: _d, ...pub } = this.storedJob(id);
-    return pub;
+    const { training_start, training_end, error_message } = this.storedJob(id);
+    return { id, training_start, training_end, error_message };
   }
 
   /** A page of a job's events, oldest first. */

@@ -5,8 +5,21 @@ export interface StoredModel extends ModelResponse {
   checkpoints: CheckpointResponse[];
 }
 
-/** A job as stored: its public fields, its events so far, and the SFT data URL (for idempotency). */
+/**
+ * Where a job stands, for weft dev's own bookkeeping (whether it has ended, whether a restart interrupted it).
+ * Not sent: the service's status names are not documented (see {@link TrainingJobResponse}).
+ */
+export type StoredJobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+/**
+ * A job as stored: its public fields, and what only weft dev reads: its model (for the checkpoints its steps
+ * write), kind, state, creation time, events so far, and the SFT data URL (for idempotency).
+ */
 export interface StoredJob extends TrainingJobResponse {
+  model_id: string;
+  kind: 'rl' | 'sft';
+  status: StoredJobStatus;
+  created_at: string;
   events: TrainingJobEvent[];
   data_url?: string;
 }
@@ -40,7 +53,7 @@ export function isTrainingMutation(record: { kind: string }): record is Training
 }
 
 /** Whether a job has ended (its status will not change again). */
-export const jobEnded = (job: TrainingJobResponse): boolean => job.status === 'succeeded' || job.status === 'failed';
+export const jobEnded = (job: StoredJob): boolean => job.status === 'succeeded' || job.status === 'failed';
 
 /**
  * The training service's data, in memory: models with their checkpoints, and jobs with their events. It is

@@ -27,16 +27,14 @@ export interface TrainingJobEvent {
   data: Record<string, unknown>;
 }
 
-/** A job's state as `weft dev` reports it on GET; the real service's status strings are not documented. */
-export type TrainingJobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
-
-/** `TrainingJobResponse`, with the extra fields seen on the live service. */
+/**
+ * `TrainingJobResponse` as the GET answers it: the reference documents only `id`; `training_start`,
+ * `training_end` and `error_message` were seen live (reference §1.3). A `status` was seen live too, but its
+ * values are not known, so `weft dev` does not send one: code that reads it would pass here on made-up
+ * values and break against the service. The job's state is read from its events.
+ */
 export interface TrainingJobResponse {
   id: string;
-  model_id: string;
-  kind: 'rl' | 'sft';
-  status: TrainingJobStatus;
-  created_at: string;
   training_start: string | null;
   training_end: string | null;
   error_message: string | null;
