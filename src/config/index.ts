@@ -9,6 +9,8 @@ export {
   devServiceHint,
   ENV,
   type ProjectRef,
+  apiKeyToHide,
+  checkServiceUrlVariables,
   isLoopbackUrl,
   joinUrl,
   keyInClearWarning,
@@ -18,7 +20,9 @@ export {
   parseProject,
   pick,
   refuseOthersSpelling,
+  refuseUnknownOptions,
   resolveConnection,
   resolveServiceUrl,
   unauthenticatedHint,
+  withKeyHidden,
 } from './settings.js';

@@ -81,6 +81,56 @@ export function refuseOthersSpelling(options: object, spellings: Readonly<Record
   }
 }
 
+/**
+ * Refuses an option `owner` (`register()`, `batch`) does not have, naming the closest it has: plain JavaScript, or an
+ * object typed loosely, would leave a misspelt option (`projct`) unread, and the app would run on defaults without a
+ * word. `path` prefixes the option's name in the error (`batch.`).
+ */
+export function refuseUnknownOptions(options: object, known: readonly string[], owner: string, path = ''): void {
+  for (const name of Object.keys(options)) {
+    if (known.includes(name)) continue;
+    const near = closestName(name, known);
+    const envVar = path === '' ? (ENV as Record<string, string>)[near] : undefined;
+    const where = envVar ? ` (env ${envVar})` : '';
+    throw new WeftConfigError(
+      `${path}${name}`,
+      undefined,
+      `weft: ${owner} has no option \`${path}${name}\`; the closest it has is \`${path}${near}\`${where}.`,
+    );
+  }
+}
+
+/** The name of `known` closest to `name`: one containing it (`timeout`: `exitFlushTimeoutMillis`), else the fewest edits away. */
+function closestName(name: string, known: readonly string[]): string {
+  const given = name.toLowerCase();
+  let best = known[0] ?? '';
+  let bestScore = Number.POSITIVE_INFINITY;
+  for (const candidate of known) {
+    const lower = candidate.toLowerCase();
+    const contains = lower.includes(given) || given.includes(lower);
+    // A containing name comes before any edited one; among them, the nearest in length.
+    const score = contains ? Math.abs(lower.length - given.length) / 1000 : editDistance(given, lower);
+    if (score < bestScore) {
+      best = candidate;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/** Levenshtein distance: insertions, deletions and substitutions. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = row;
+  }
+  return previous[b.length]!;
+}
+
 /** The option named for an environment variable: `WEFT_API_KEY` is `apiKey`. */
 function optionOf(envVar: string): string {
   return (Object.keys(ENV) as (keyof typeof ENV)[]).find((option) => ENV[option] === envVar) ?? envVar;
@@ -123,38 +173,43 @@ export function parseProject(value: string, option = 'project', envVar: string |
 
 /** Validates an http(s) base URL and returns it without a trailing slash; a path prefix is kept. */
 export function parseBaseUrl(value: string, option = 'baseUrl', envVar: string | undefined = ENV.baseUrl): string {
+  return checkBaseUrl(value, describe(option, envVar), option, envVar);
+}
+
+/** {@link parseBaseUrl}, with `where` saying what the value is in the message. */
+function checkBaseUrl(value: string, where: string, option: string, envVar: string | undefined): string {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new WeftConfigError(
-      option,
-      envVar,
-      `weft: ${describe(option, envVar)} must be an http:// or https:// URL, got "${value}".`,
-    );
+    throw new WeftConfigError(option, envVar, `weft: ${where} must be an http:// or https:// URL, got "${withoutUserInfo(value)}".`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new WeftConfigError(
-      option,
-      envVar,
-      `weft: ${describe(option, envVar)} must be an http:// or https:// URL, got protocol "${url.protocol}".`,
-    );
+    throw new WeftConfigError(option, envVar, `weft: ${where} must be an http:// or https:// URL, got protocol "${url.protocol}".`);
   }
   if (url.username || url.password) {
     throw new WeftConfigError(
       option,
       envVar,
-      `weft: ${describe(option, envVar)} must not carry credentials; use the \`apiKey\` option (env ${ENV.apiKey}).`,
+      `weft: ${where} must not carry credentials; use the \`apiKey\` option (env ${ENV.apiKey}).`,
     );
   }
   if (url.search || url.hash) {
     throw new WeftConfigError(
       option,
       envVar,
-      `weft: ${describe(option, envVar)} must not have a query string or fragment, got "${url.origin}${url.pathname}…".`,
+      `weft: ${where} must not have a query string or fragment, got "${url.origin}${url.pathname}…".`,
     );
   }
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+/**
+ * A URL that did not parse, fit to quote: whatever comes before an `@` in its authority (`user:key@`) is hidden, as
+ * it is most likely a credential.
+ */
+function withoutUserInfo(value: string): string {
+  return value.replace(/^([^:/?#]+:\/\/)?[^/?#]*@/, '$1…@');
 }
 
 /** Checks that an API key can travel in a header; the message never repeats the key. */
@@ -193,10 +248,15 @@ export function isLoopbackUrl(url: string): boolean {
  */
 export function resolveConnection(options: ConnectionOptions = {}, env: Env = process.env): Connection {
   refuseOthersSpelling(options, { baseURL: 'baseUrl' });
-  const baseUrlValue = pick(options.baseUrl, ENV.baseUrl, env);
-  const baseUrl = baseUrlValue === undefined ? DEFAULT_DEV_URL : parseBaseUrl(baseUrlValue);
+  // Read first, so that no message below can quote it (a key pasted into WEFT_PROJECT, or into the base URL).
   const apiKeyValue = pick(options.apiKey, ENV.apiKey, env);
   const apiKey = apiKeyValue === undefined ? undefined : parseApiKey(apiKeyValue);
+  return withKeyHidden(apiKey, () => resolveRouting(options, env, apiKey));
+}
+
+function resolveRouting(options: ConnectionOptions, env: Env, apiKey: string | undefined): Connection {
+  const baseUrlValue = pick(options.baseUrl, ENV.baseUrl, env);
+  const baseUrl = baseUrlValue === undefined ? DEFAULT_DEV_URL : parseBaseUrl(baseUrlValue);
   const projectValue = pick(options.project, ENV.project, env);
   let project: ProjectRef;
   if (projectValue !== undefined) project = parseProject(projectValue);
@@ -209,6 +269,47 @@ export function resolveConnection(options: ConnectionOptions = {}, env: Env = pr
     );
   }
   return { apiKey, project, baseUrl };
+}
+
+/**
+ * The API key the options or the environment give, as given, for {@link withKeyHidden}: read before anything else
+ * is checked. Undefined when there is none, or it is not a string (whose error then quotes nothing).
+ */
+export function apiKeyToHide(options: unknown, env: Env = process.env): string | undefined {
+  const given = typeof options === 'object' && options !== null ? (options as { apiKey?: unknown }).apiKey : undefined;
+  const value = given ?? env[ENV.apiKey];
+  return typeof value === 'string' ? value.trim() || undefined : undefined;
+}
+
+/**
+ * Runs `resolve`; a {@link WeftConfigError} it throws that quotes `apiKey` (a key pasted into the wrong variable) is
+ * thrown again with the key replaced by `[REDACTED]`, as a new error, so that its stack does not quote it either.
+ */
+export function withKeyHidden<T>(apiKey: string | undefined, resolve: () => T): T {
+  try {
+    return resolve();
+  } catch (error) {
+    // As short as that, it is no key weft could tell from ordinary words (see secrets.ts).
+    if (apiKey && apiKey.length >= 8 && error instanceof WeftConfigError && error.message.includes(apiKey)) {
+      throw new WeftConfigError(error.option, error.envVar, error.message.split(apiKey).join('[REDACTED]'));
+    }
+    throw error;
+  }
+}
+
+/**
+ * Checks the inference and training services' variables (`WEFT_INFERENCE_BASE_URL`, `WEFT_TRAINING_BASE_URL`) where
+ * weft is set up without its client: chat tracing reads them to know the platform's services, and would otherwise pass
+ * over a bad one without a word.
+ *
+ * @throws {WeftConfigError} naming the variable, for a value that is not an http(s) URL.
+ */
+export function checkServiceUrlVariables(env: Env = process.env): void {
+  for (const option of ['inferenceBaseUrl', 'trainingBaseUrl'] as const) {
+    const envVar = ENV[option];
+    const value = pick(undefined, envVar, env, option);
+    if (value !== undefined) checkBaseUrl(value, `env ${envVar} (read by chat tracing and the client)`, option, envVar);
+  }
 }
 
 /**

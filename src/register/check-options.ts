@@ -1,5 +1,5 @@
-import { kindOf, WeftConfigError } from '../config/index.js';
-import { CHAT_TRACING_OPTIONS, type RegisterOptions } from './options.js';
+import { ENV, kindOf, refuseUnknownOptions, WeftConfigError } from '../config/index.js';
+import { CHAT_TRACING_OPTIONS, REGISTER_OPTION_NAMES, type RegisterOptions, SPAN_LIMIT_NAMES } from './options.js';
 import { resolveFlushOnExit } from './pipeline-flushing.js';
 
 function refuse(option: string, expected: string, value: unknown, envVar?: string): never {
@@ -31,6 +31,29 @@ function checkInstrumentations(list: unknown[], path: string): void {
   }
 }
 
+/** The resource attributes that route spans, set from the `project` option: two projects would disagree. */
+const ROUTING_ATTRIBUTES = ['wandb.entity', 'wandb.project'];
+
+function refuseRoutingAttribute(name: string): void {
+  if (!ROUTING_ATTRIBUTES.includes(name)) return;
+  throw new WeftConfigError(
+    `resourceAttributes.${name}`,
+    undefined,
+    `weft: option \`resourceAttributes\` must not set "${name}": it routes spans, and weft sets it from the \`project\` option (env ${ENV.project}), as it does the \`project_id\` header. Set the project there.`,
+  );
+}
+
+/** OTel's span limits: each a whole number of 0 or more (Infinity for none), as the SDK reads them. */
+function checkSpanLimits(limits: unknown): void {
+  if (!isPlainObject(limits)) refuse('spanLimits', `an object of span limits (${SPAN_LIMIT_NAMES.join(', ')})`, limits);
+  refuseUnknownOptions(limits, SPAN_LIMIT_NAMES, 'option `spanLimits`', 'spanLimits.');
+  for (const [name, value] of Object.entries(limits)) {
+    if (value === undefined || value === Number.POSITIVE_INFINITY || (Number.isInteger(value) && (value as number) >= 0)) continue;
+    const got = typeof value === 'number' ? String(value) : kindOf(value);
+    throw new WeftConfigError(`spanLimits.${name}`, undefined, `weft: option \`spanLimits.${name}\` must be a whole number, 0 or more, got ${got}.`);
+  }
+}
+
 /**
  * Checks the types of the options `register()` reads itself, for apps without TypeScript: a wrong type would
  * otherwise fail later with a bare `TypeError` from deep inside, or be ignored without a word. The connection,
@@ -41,7 +64,8 @@ function checkInstrumentations(list: unknown[], path: string): void {
 export function checkRegisterOptions(options: unknown): RegisterOptions {
   if (options === undefined) return {};
   if (!isPlainObject(options)) refuse('options', 'an object', options);
-  const { serviceName, resourceAttributes, instrumentations, spanProcessors, global, flushOnExit, logger } =
+  refuseUnknownOptions(options, REGISTER_OPTION_NAMES, 'register()');
+  const { serviceName, resourceAttributes, instrumentations, spanProcessors, sampler, spanLimits, global, flushOnExit, logger } =
     options as Record<string, unknown>;
   if (serviceName !== undefined && typeof serviceName !== 'string') refuse('serviceName', 'a string', serviceName, 'OTEL_SERVICE_NAME');
   if (resourceAttributes !== undefined) {
@@ -50,6 +74,7 @@ export function checkRegisterOptions(options: unknown): RegisterOptions {
       // An array of values is an attribute value too, as OTel has it; `undefined` is a plain-JS app's unset value.
       const ok = value === undefined || isAttributeValue(value) || (Array.isArray(value) && value.every(isAttributeValue));
       if (!ok) refuse(`resourceAttributes.${name}`, 'a string, number or boolean (or an array of them)', value);
+      if (value !== undefined) refuseRoutingAttribute(name);
     }
   }
   if (instrumentations !== undefined) {
@@ -74,6 +99,10 @@ export function checkRegisterOptions(options: unknown): RegisterOptions {
       }
     }
   }
+  if (sampler !== undefined && typeof (sampler as { shouldSample?: unknown } | null)?.shouldSample !== 'function') {
+    refuse('sampler', 'a Sampler (with shouldSample), such as new TraceIdRatioBasedSampler(0.1)', sampler);
+  }
+  if (spanLimits !== undefined) checkSpanLimits(spanLimits);
   if (global !== undefined && typeof global !== 'boolean') refuse('global', 'true or false', global);
   resolveFlushOnExit(flushOnExit);
   if (logger !== undefined && logger !== false) {

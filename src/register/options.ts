@@ -1,6 +1,6 @@
 import type { DiagLogger } from '@opentelemetry/api';
 import type { Instrumentation } from '@opentelemetry/instrumentation';
-import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { Sampler, SpanLimits, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { ConnectionOptions } from '../config/index.js';
 import type { ChatTracingConfig } from '../instrumentation/index.js';
 
@@ -29,7 +29,10 @@ export interface BatchOptions {
 
 /** Options of {@link weftSpanProcessor}: where and how spans are exported. */
 export interface ExportOptions extends ConnectionOptions {
-  /** Extra headers on every export request (e.g. for a proxy). They never reach a span or a log line. */
+  /**
+   * Extra headers on every export request (e.g. for a proxy). They never reach a span or a log line. Not
+   * `Authorization` or `project_id`, which weft sets from `apiKey` and `project`.
+   */
   headers?: Record<string, string> | undefined;
   /** Batch settings. */
   batch?: BatchOptions | undefined;
@@ -59,7 +62,10 @@ export interface ExportOptions extends ConnectionOptions {
 export interface RegisterOptions extends ExportOptions, Pick<ChatTracingConfig, (typeof CHAT_TRACING_OPTIONS)[number]> {
   /** `service.name` of the resource. Env: `OTEL_SERVICE_NAME`. Default: OTel's, `unknown_service:node`. */
   serviceName?: string | undefined;
-  /** Extra resource attributes; `OTEL_RESOURCE_ATTRIBUTES` is honoured too (these win). */
+  /**
+   * Extra resource attributes; `OTEL_RESOURCE_ATTRIBUTES` is honoured too (these win). Not `wandb.entity` or
+   * `wandb.project`, which route spans: they come from `project`.
+   */
   resourceAttributes?: Record<string, string | number | boolean> | undefined;
   /**
    * Instrumentations to enable. Default: all of weft's (the `openai` package), recording chat calls as
@@ -69,6 +75,17 @@ export interface RegisterOptions extends ExportOptions, Pick<ChatTracingConfig, 
   instrumentations?: Instrumentation[] | undefined;
   /** Further span processors, run before weft's exporter (e.g. to add attributes). */
   spanProcessors?: SpanProcessor[] | undefined;
+  /**
+   * Which spans are recorded, an OTel `Sampler` (e.g. `new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(0.1) })`).
+   * Env: `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG`, as OTel reads them. Default: always on, following the parent.
+   */
+  sampler?: Sampler | undefined;
+  /**
+   * OTel's span limits (`attributeValueLengthLimit`, `attributeCountLimit`, …), each a whole number. Env:
+   * `OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT` and the others, as OTel reads them. weft's own contents (messages, op
+   * inputs and outputs) are shortened to fit `attributeValueLengthLimit`, keeping their JSON valid.
+   */
+  spanLimits?: SpanLimits | undefined;
   /**
    * Register the provider, context manager and propagators globally. Default true. With false, use
    * `handle.tracerProvider.getTracer()` yourself; instrumentations still use this provider.
@@ -80,3 +97,48 @@ export interface RegisterOptions extends ExportOptions, Pick<ChatTracingConfig, 
    */
   logger?: DiagLogger | false | undefined;
 }
+
+/** Every option of {@link weftSpanProcessor}, to refuse any other (a misspelt one would go unread). */
+export const EXPORT_OPTION_NAMES = Object.keys({
+  apiKey: true,
+  project: true,
+  baseUrl: true,
+  headers: true,
+  batch: true,
+  compression: true,
+  exitFlushTimeoutMillis: true,
+  flushOnExit: true,
+} satisfies Record<keyof ExportOptions, true>);
+
+/** Every option of {@link register}. */
+export const REGISTER_OPTION_NAMES = Object.keys({
+  ...Object.fromEntries(EXPORT_OPTION_NAMES.map((name) => [name, true])),
+  ...Object.fromEntries(CHAT_TRACING_OPTIONS.map((name) => [name, true])),
+  serviceName: true,
+  resourceAttributes: true,
+  instrumentations: true,
+  spanProcessors: true,
+  sampler: true,
+  spanLimits: true,
+  global: true,
+  logger: true,
+} satisfies Record<Exclude<keyof RegisterOptions, keyof ExportOptions | (typeof CHAT_TRACING_OPTIONS)[number]>, true>);
+
+/** Every setting of {@link BatchOptions}. */
+export const BATCH_OPTION_NAMES = Object.keys({
+  maxQueueSize: true,
+  maxExportBatchSize: true,
+  scheduledDelayMillis: true,
+  exportTimeoutMillis: true,
+  maxRetrySpans: true,
+} satisfies Record<keyof BatchOptions, true>);
+
+/** Every setting of OTel's `SpanLimits`. */
+export const SPAN_LIMIT_NAMES = Object.keys({
+  attributeValueLengthLimit: true,
+  attributeCountLimit: true,
+  linkCountLimit: true,
+  eventCountLimit: true,
+  attributePerEventCountLimit: true,
+  attributePerLinkCountLimit: true,
+} satisfies Record<keyof SpanLimits, true>);

@@ -21,10 +21,9 @@ import { WeftContextManager } from '../tracing/context-manager.js';
 import { isNoopTracerProvider } from '../tracing/noop-provider.js';
 import { setWeftTracerProvider } from '../tracing/tracer.js';
 import { endUnfinished } from '../tracing/unfinished.js';
-import { resolveConnection } from '../config/index.js';
+import { apiKeyToHide, checkServiceUrlVariables, resolveConnection, withKeyHidden } from '../config/index.js';
 import { logLevelOrWarn, reportIgnoredLogLevel, reportOnce, warn } from '../diagnostics.js';
 import { readLogLevel } from '../log-level.js';
-import { rememberSecret } from '../secrets.js';
 import { createExportStats, type ExportStats } from './export-stats.js';
 import { reportFailure, resolveFlushTimeout } from './flush-timeout.js';
 import { warnIfBundledOpenAIUnpatched } from './bundled.js';
@@ -165,7 +164,6 @@ function globalContextWorks(): boolean {
   return context.with(probe, () => context.active() === probe);
 }
 
-
 /** The options of register() that configure weft's default instrumentations; undefined when none is given. */
 function chatTracingOptions(options: RegisterOptions): ChatTracingConfig | undefined {
   if (CHAT_TRACING_OPTIONS.every((name) => options[name] === undefined)) return undefined;
@@ -207,6 +205,11 @@ export function register(given?: RegisterOptions): WeftHandle {
     warn(registeredAgain(existing, given));
     return existing;
   }
+  // The key is read first: no configuration error may quote it (a key pasted into another variable).
+  return withKeyHidden(apiKeyToHide(given), () => startTracing(given));
+}
+
+function startTracing(given: RegisterOptions | undefined): WeftHandle {
   // Validate everything before anything global changes, the logger included.
   const options = checkRegisterOptions(given);
   if (sdkDisabled()) {
@@ -228,7 +231,8 @@ export function register(given?: RegisterOptions): WeftHandle {
   if (chatTracing) resolveChatTracingConfig(chatTracing);
   const flushTimeout = resolveFlushTimeout(options.exitFlushTimeoutMillis);
   const connection = resolveConnection(options);
-  rememberSecret(connection.apiKey, true);
+  // Chat tracing reads them to know the platform's services: a bad one is said now, as a bad WEFT_BASE_URL is.
+  checkServiceUrlVariables();
   // A `weft dev` there serves inference chat too: an openai client pointed at it gets usage unasked (see server.ts).
   rememberPlatformBaseUrl(connection.baseUrl);
   const exporting = exportPipeline(connection, options);
@@ -237,6 +241,8 @@ export function register(given?: RegisterOptions): WeftHandle {
   const provider = new BasicTracerProvider({
     resource: buildResource(routing, serviceName?.trim() || undefined, options.resourceAttributes),
     spanProcessors: [new WeftContextSpanProcessor(), ...(options.spanProcessors ?? []), exporting],
+    ...(options.sampler ? { sampler: options.sampler } : {}),
+    ...(options.spanLimits ? { spanLimits: options.spanLimits } : {}),
   });
 
   let isGlobal = false;

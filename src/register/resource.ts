@@ -1,16 +1,48 @@
 import { defaultResource, detectResources, envDetector, type Resource, resourceFromAttributes } from '@opentelemetry/resources';
+import { reportOnce } from '../diagnostics.js';
 import { VERSION } from '../version.js';
 
 /**
  * The resource of every span: OTel's defaults, then `OTEL_RESOURCE_ATTRIBUTES` and `OTEL_SERVICE_NAME`, then
- * weft's routing attributes and the user's own, which win.
+ * the user's attributes and weft's routing ones, which win (`register()` refuses routing attributes of the user's).
  */
 export function buildResource(
   routing: Record<string, string>,
   serviceName: string | undefined,
   extra: Record<string, string | number | boolean> = {},
 ): Resource {
-  const own: Record<string, string | number | boolean> = { ...routing, 'weft.version': VERSION, ...extra };
+  warnIfResourceAttributesDropped();
+  const own: Record<string, string | number | boolean> = { 'weft.version': VERSION, ...extra, ...routing };
   if (serviceName !== undefined) own['service.name'] = serviceName;
   return defaultResource().merge(detectResources({ detectors: [envDetector] })).merge(resourceFromAttributes(own));
+}
+
+const RESOURCE_ATTRIBUTES_ENV = 'OTEL_RESOURCE_ATTRIBUTES';
+/** The SDK's longest key or value, decoded. */
+const MAX_LENGTH = 255;
+
+/**
+ * Says, once, that `OTEL_RESOURCE_ATTRIBUTES` is dropped whole: OTel's environment detector drops it for one malformed
+ * entry, and says so at debug level only. The checks are the detector's; the value is not quoted (it may hold anything).
+ */
+function warnIfResourceAttributesDropped(env: Record<string, string | undefined> = process.env): void {
+  const raw = env[RESOURCE_ATTRIBUTES_ENV];
+  if (!raw?.trim()) return;
+  const entries = raw.split(',').filter((entry) => entry.trim() !== '');
+  const bad = entries.findIndex((entry) => !readableEntry(entry));
+  if (bad === -1) return;
+  reportOnce(
+    'otel-resource-attributes',
+    `ignoring ${RESOURCE_ATTRIBUTES_ENV}: its entry ${bad + 1} of ${entries.length} cannot be read, and OTel drops the whole variable (expected comma-separated key=value pairs, keys not empty, "," and "=" percent-encoded, keys and values at most ${MAX_LENGTH} characters).`,
+  );
+}
+
+function readableEntry(entry: string): boolean {
+  const parts = entry.split('=');
+  if (parts.length !== 2 || parts[0]!.trim() === '') return false;
+  try {
+    return parts.every((part) => decodeURIComponent(part.trim()).length <= MAX_LENGTH);
+  } catch {
+    return false;
+  }
 }

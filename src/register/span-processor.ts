@@ -11,13 +11,13 @@ import {
   resolveConnection,
   unauthenticatedHint,
 } from '../config/index.js';
-import { kindOf, WeftConfigError } from '../config/index.js';
+import { apiKeyToHide, kindOf, refuseUnknownOptions, WeftConfigError, withKeyHidden } from '../config/index.js';
 import { VERSION } from '../version.js';
 import { BoundedBatchProcessor } from './bounded-batch-processor.js';
 import { checkLogLevel, reportOnce } from '../diagnostics.js';
-import { rememberCredentialHeaders } from '../secrets.js';
+import { rememberCredentialHeaders, rememberSecret } from '../secrets.js';
 import { createExportStats, type ExportStats } from './export-stats.js';
-import type { BatchOptions, ExportOptions } from './options.js';
+import { BATCH_OPTION_NAMES, type BatchOptions, EXPORT_OPTION_NAMES, type ExportOptions } from './options.js';
 import { encodeTraceExport } from '../otlp/encode.js';
 import { cannotSendSynchronously, type LastSendTarget, sendSynchronously } from './last-send.js';
 import { createOtlpExporter, readExportResponse } from './otlp-exporter.js';
@@ -44,42 +44,54 @@ export interface WeftSpanProcessor extends SpanProcessor {
   readonly hint: string;
 }
 
-function positiveInt(value: number | undefined, fallback: number, option: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) {
+/** What each batch setting takes: the schedule delay may be 0 (export at once), as OTel's batch processor has it. */
+const LEAST: Record<keyof BatchOptions, number> = {
+  maxQueueSize: 1,
+  maxExportBatchSize: 1,
+  scheduledDelayMillis: 0,
+  exportTimeoutMillis: 1,
+  maxRetrySpans: 1,
+};
+
+const expected = (least: number) => (least === 0 ? 'a whole number, 0 or more' : 'a positive integer');
+
+/** A batch option given in code: anything it does not take is refused. */
+function batchOption(value: unknown, option: string, least: number): number {
+  if (!Number.isSafeInteger(value) || (value as number) < least) {
     const got = typeof value === 'number' ? String(value) : kindOf(value);
-    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be a positive integer, got ${got}.`);
+    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be ${expected(least)}, got ${got}.`);
   }
-  return value;
+  return value as number;
 }
 
 /**
  * A batch setting's default from OTel's standard variable (`OTEL_BSP_*`), when it is set, else weft's own. A blank
- * value counts as unset; any other that is not a positive integer is refused, naming the variable.
+ * value counts as unset. The variable is shared with the app's other OTel libraries: one weft cannot use is warned
+ * about once and weft's default applies, as OTel's SDK does with a value it cannot read.
  */
-function fromEnvironment(envVar: string, fallback: number, option: string, env: Record<string, string | undefined>): number {
+function fromEnvironment(envVar: string, fallback: number, option: string, least: number, env: Record<string, string | undefined>): number {
   const raw = env[envVar]?.trim();
   if (!raw) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) <= 0 || !Number.isSafeInteger(Number(raw))) {
-    throw new WeftConfigError(
-      option,
-      envVar,
-      `weft: option \`${option}\` (env ${envVar}) must be a positive integer, got ${JSON.stringify(raw.slice(0, 40))}.`,
-    );
-  }
-  return Number(raw);
+  const value = Number(raw);
+  if (/^\d+$/.test(raw) && Number.isSafeInteger(value) && value >= least) return value;
+  reportOnce(
+    `otel-bsp ${envVar}=${raw}`,
+    `ignoring ${envVar}=${JSON.stringify(raw.slice(0, 40))} (expected ${expected(least)}); ${option} is ${fallback}, weft's default.`,
+  );
+  return fallback;
 }
 
 function resolveBatch(batch: BatchOptions = {}, env: Record<string, string | undefined> = process.env) {
   if (batch === null || typeof batch !== 'object' || Array.isArray(batch)) {
     throw new WeftConfigError('batch', undefined, `weft: option \`batch\` must be an object of batch settings, got ${kindOf(batch)}.`);
   }
+  refuseUnknownOptions(batch, BATCH_OPTION_NAMES, 'option `batch`', 'batch.');
   // Each option wins over its variable, which wins over weft's default (lower than OTel's: spans of an LLM app are
   // few and large, and a developer wants to see them within a second).
   const setting = (option: keyof BatchOptions, envVar: string | undefined, fallback: number) => {
     const name = `batch.${option}`;
-    if (batch[option] !== undefined || envVar === undefined) return positiveInt(batch[option], fallback, name);
-    return fromEnvironment(envVar, fallback, name, env);
+    if (batch[option] !== undefined) return batchOption(batch[option], name, LEAST[option]);
+    return envVar === undefined ? fallback : fromEnvironment(envVar, fallback, name, LEAST[option], env);
   };
   return {
     maxQueueSize: setting('maxQueueSize', 'OTEL_BSP_MAX_QUEUE_SIZE', 2048),
@@ -89,6 +101,12 @@ function resolveBatch(batch: BatchOptions = {}, env: Record<string, string | und
     maxRetrySpans: setting('maxRetrySpans', undefined, 2048),
   };
 }
+
+/** The headers weft sets itself, and where to set what they carry: a second value would contradict weft's. */
+const WEFT_HEADERS: Record<string, string | undefined> = {
+  authorization: `weft sends the API key as \`Authorization: Bearer <key>\`; set it with the \`apiKey\` option (env ${ENV.apiKey})`,
+  project_id: `it routes spans, and weft sets it from the \`project\` option (env ${ENV.project}), as it does the resource's wandb.project; set the project there`,
+};
 
 /**
  * The `headers` option, checked as Node would check them at every request: a name or value it refuses (a line
@@ -108,6 +126,8 @@ function checkHeaders(headers: unknown): Record<string, string> | undefined {
     }
     // Left out of the request, as OTel's merge does (a plain-JS app's unset variable).
     if (value === undefined) continue;
+    const own = WEFT_HEADERS[name.toLowerCase()];
+    if (own) refuse(`must not set "${name}": ${own}`);
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
       refuse(`has a value for "${name}" that is not a string`);
     }
@@ -146,6 +166,15 @@ function exportHeaders(connection: Connection, extra: Record<string, string> = {
  * const sdk = new NodeSDK({ spanProcessors: [weftSpanProcessor({ project: 'team/app' })] });
  */
 export function weftSpanProcessor(options: ExportOptions = {}): WeftSpanProcessor {
+  // The key is read first: no configuration error may quote it (a key pasted into another variable).
+  return withKeyHidden(apiKeyToHide(options), () => createSpanProcessor(options));
+}
+
+function createSpanProcessor(options: ExportOptions): WeftSpanProcessor {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new WeftConfigError('options', undefined, `weft: the options of weftSpanProcessor() must be an object, got ${kindOf(options)}.`);
+  }
+  refuseUnknownOptions(options, EXPORT_OPTION_NAMES, 'weftSpanProcessor()');
   checkLogLevel();
   const flushTimeout = resolveFlushTimeout(options.exitFlushTimeoutMillis);
   // Under OTEL_SDK_DISABLED the provider (NodeSDK's) never shuts it down: hooks would stay for the whole process.
@@ -214,9 +243,12 @@ export interface ExportPipeline extends WeftSpanProcessor {
  * register(), its whole provider.
  */
 export function exportPipeline(connection: Connection, options: ExportOptions): ExportPipeline {
+  // First, so that no warning below can quote it.
+  rememberSecret(connection.apiKey, true);
   const batch = resolveBatch(options.batch);
   const extraHeaders = checkHeaders(options.headers);
-  // A proxy's or gateway's credential in them is kept out of every span and log line, like the API key.
+  // Kept out of every span and log line from now on, whoever set the pipeline up (register(), or an app's NodeSDK):
+  // the API key, and a proxy's or gateway's credential among the headers.
   rememberCredentialHeaders(extraHeaders, true);
   const url = joinUrl(connection.baseUrl, OTLP_TRACES_PATH);
   if (options.compression !== undefined && options.compression !== 'gzip' && options.compression !== 'none') {

@@ -2,7 +2,7 @@ import type { Span } from '@opentelemetry/api';
 import { sdkLengthLimit } from '../instrumentation/chat/chat-span.js';
 import { type CaptureContent, captureSides, DEFAULT_MAX_ATTRIBUTE_LENGTH, resolveChatTracingConfig } from '../instrumentation/chat/config.js';
 import { WeftConfigError } from '../config/index.js';
-import { reportTracingFailure } from './failures.js';
+import { reportOnce } from '../diagnostics.js';
 
 /**
  * Rewrites or redacts a value before it is recorded: the object of named arguments (`'input'`) or the return
@@ -55,9 +55,12 @@ function fromEnvironment(): ResolvedContentOptions {
       maxAttributeLength: chat.maxAttributeLength,
     };
   } catch (error) {
-    // A malformed variable is reported by register(); ops must not start throwing because of it.
-    reportTracingFailure('content-settings', error);
-    return { captureInput: true, captureOutput: true, redactContent: undefined, maxAttributeLength: DEFAULT_MAX_ATTRIBUTE_LENGTH };
+    // register() refuses a malformed variable; without it (an app's own NodeSDK) ops must not start throwing because
+    // of it. What the variable meant is unknown, so nothing is recorded (fail closed): better no inputs than a prompt
+    // someone meant to keep out of the traces.
+    const why = error instanceof WeftConfigError ? error.message.replace(/^weft: /, '') : `its settings could not be read (${error instanceof Error ? error.name : typeof error}).`;
+    reportOnce('content-settings', `${why} No content is recorded: op inputs and outputs are left out until it is fixed.`);
+    return { captureInput: false, captureOutput: false, redactContent: undefined, maxAttributeLength: DEFAULT_MAX_ATTRIBUTE_LENGTH };
   }
 }
 

@@ -6,6 +6,7 @@ import { runNode } from '../helpers/child.js';
 import { configError } from '../helpers/config-error.js';
 import { HELLO, type OpenAIServer, startOpenAIServer } from '../helpers/openai-server.js';
 import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
+import { recordingLogger } from '../helpers/recording-logger.js';
 
 // OpenTelemetry's standard variables, as register() reads them: OTEL_SDK_DISABLED, OTEL_BSP_*, OTEL_PROPAGATORS.
 
@@ -126,17 +127,34 @@ describe('OTEL_BSP_* variables', () => {
     expect(handle.stats.spansExported + handle.stats.spansDropped).toBe(5);
   });
 
-  it.each(BSP_VARIABLES.flatMap((name) => [[name, 'soon'], [name, '0'], [name, '-5'], [name, '1.5']]))(
-    'refuses %s=%s, naming the variable and what was expected',
-    (name, value) => {
-      process.env[name] = value;
-      const error = configError(() => register({ project: 'acme/bsp', instrumentations: [], flushOnExit: false, logger: false }));
-      expect(error.envVar).toBe(name);
-      expect(error.option).toMatch(/^batch\./);
-      expect(error.message).toContain(name);
-      expect(error.message).toContain('must be a positive integer');
-    },
-  );
+  it.each(
+    BSP_VARIABLES.flatMap((name): [string, string][] => [
+      [name, 'soon'],
+      [name, '-5'],
+      [name, '1.5'],
+      // 0 is "export at once" to OTel's batch processor; a queue, a batch or a timeout of 0 would export nothing.
+      ...(name === 'OTEL_BSP_SCHEDULE_DELAY' ? [] : [[name, '0'] as [string, string]]),
+    ]),
+  )('ignores %s=%s, which other OTel libraries read too, warning once that weft uses its default', async (name, value) => {
+    process.env[name] = value;
+    receiver = await startOtlpReceiver();
+    const logger = recordingLogger();
+    weft = register({ baseUrl: receiver.url, project: 'acme/bsp', instrumentations: [], flushOnExit: false, logger });
+    const said = logger.lines.filter((line) => line.includes(name));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain(`ignoring ${name}="${value}"`);
+    expect(said[0]).toMatch(/expected (a positive integer|a whole number, 0 or more)/);
+    expect(said[0]).toContain("weft's default");
+    weft.tracerProvider.getTracer('t').startSpan('still-exported').end();
+    await weft.forceFlush();
+    expect(receiver.spans().map((s) => s.name)).toEqual(['still-exported']);
+  });
+
+  it('refuses the same values given as options in code', () => {
+    const error = configError(() => register({ project: 'acme/bsp', batch: { exportTimeoutMillis: 0 }, instrumentations: [], flushOnExit: false, logger: false }));
+    expect(error.option).toBe('batch.exportTimeoutMillis');
+    expect(error.message).toContain('must be a positive integer');
+  });
 
   it('counts a blank value as unset', () => {
     process.env.OTEL_BSP_SCHEDULE_DELAY = ' ';

@@ -59,7 +59,7 @@ describe("weftSpanProcessor() on the app's own provider, which the app does not 
     const result = await terminate({ FIXTURE_END: 'signal', FIXTURE_OP: '1' });
     expect(result.signal).toBe('SIGTERM');
     const waiting = receiver.spans().find((span) => span.name === 'waiting');
-    expect(waiting?.status).toEqual({ code: StatusCodeValue.ERROR, message: 'the process received SIGTERM before this call ended; recorded as it stood' });
+    expect(waiting?.status).toEqual({ code: StatusCodeValue.ERROR, message: 'CallUnfinished: the process received SIGTERM before this call ended; recorded as it stood' });
     expect(received().sort()).toEqual(['span-1 → acme/own-exit', 'waiting → acme/own-exit']);
   });
 
@@ -82,7 +82,7 @@ describe("weftSpanProcessor() on the app's own provider, which the app does not 
     const waiting = receiver.spans().find((span) => span.name === 'waiting');
     expect(waiting?.status).toEqual({
       code: StatusCodeValue.ERROR,
-      message: "weft's span processor was shut down before this call ended; recorded as it stood",
+      message: "CallUnfinished: weft's span processor was shut down before this call ended; recorded as it stood",
     });
     expect(received().sort()).toEqual(['span-1 → acme/own-exit', 'waiting → acme/own-exit']);
   });

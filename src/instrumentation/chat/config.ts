@@ -1,4 +1,4 @@
-import { WeftConfigError } from '../../config/index.js';
+import { kindOf, WeftConfigError } from '../../config/index.js';
 import { reportOnce } from '../../diagnostics.js';
 import type { GenAIMessage } from './types.js';
 
@@ -131,7 +131,15 @@ export function resolveChatTracingConfig(config: ChatTracingConfig = {}, env: En
     maxAttributeLength,
   );
   if (config.redactContent !== undefined && typeof config.redactContent !== 'function') {
-    throw new WeftConfigError('redactContent', undefined, 'weft: option `redactContent` must be a function.');
+    throw new WeftConfigError('redactContent', undefined, `weft: option \`redactContent\` must be a function, got ${kindOf(config.redactContent)}.`);
+  }
+  // Not read as truthy: "no" from a config file would ask for usage chunks the app said not to.
+  if (config.requestStreamUsage !== undefined && typeof config.requestStreamUsage !== 'boolean') {
+    throw new WeftConfigError(
+      'requestStreamUsage',
+      undefined,
+      `weft: option \`requestStreamUsage\` must be true or false, got ${kindOf(config.requestStreamUsage)}.`,
+    );
   }
   return {
     captureInput: sides.input,
@@ -164,7 +172,15 @@ export function fitToLengthLimit(config: ResolvedChatTracingConfig, limit: numbe
   return fit;
 }
 
-/** The option, else the environment's setting, else true; the caller's {@link captureSides} checks the option. */
+/** Values of `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`, as the GenAI instrumentations read them. */
+const OTEL_CAPTURE_ON = ['true', '1', 'yes', 'span_only', 'span_and_event'];
+const OTEL_CAPTURE_OFF = ['false', '0', 'no', 'no_content', 'event_only'];
+
+/**
+ * The option, else the environment's setting, else true; the caller's {@link captureSides} checks the option. A value
+ * of the shared OTel variable weft cannot read records nothing: whoever set it meant to change the default, and
+ * `off` or `disabled` most likely means to keep prompts out of the traces.
+ */
 function resolveCapture(option: CaptureContent | undefined, env: Env): CaptureContent {
   if (option !== undefined) return option;
   const weft = env[CHAT_TRACING_ENV.captureContent]?.trim().toLowerCase();
@@ -182,10 +198,15 @@ function resolveCapture(option: CaptureContent | undefined, env: Env): CaptureCo
   }
   const otel = env[CHAT_TRACING_ENV.otelCaptureContent]?.trim().toLowerCase();
   if (otel) {
-    if (['true', '1', 'yes', 'span_only', 'span_and_event'].includes(otel)) return true;
-    if (['false', '0', 'no', 'no_content', 'event_only'].includes(otel)) return false;
-    // The variable is shared with other instrumentations, so an unknown value is theirs to reject, not ours.
-    reportOnce('otel-capture-env', `ignoring ${CHAT_TRACING_ENV.otelCaptureContent}="${otel}" (expected true or false).`);
+    if (OTEL_CAPTURE_ON.includes(otel)) return true;
+    if (OTEL_CAPTURE_OFF.includes(otel)) return false;
+    // The variable is shared with other instrumentations, so an unknown value is theirs to reject, not ours: warned
+    // about, not thrown.
+    reportOnce(
+      'otel-capture-env',
+      `cannot read ${CHAT_TRACING_ENV.otelCaptureContent}="${otel}" (expected true or false; also ${[...OTEL_CAPTURE_ON, ...OTEL_CAPTURE_OFF].filter((v) => v !== 'true' && v !== 'false').join(', ')}): no content is recorded (chat messages, op inputs and outputs) until it is one of those, or ${CHAT_TRACING_ENV.captureContent} is set.`,
+    );
+    return false;
   }
   return true;
 }
@@ -202,7 +223,8 @@ function envLimit(env: Env): number | undefined {
 
 function checkLength(value: number, option: string): number {
   if (!Number.isInteger(value) || value < MIN_LENGTH) {
-    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be an integer ≥ ${MIN_LENGTH}, got ${value}.`);
+    const got = typeof value === 'number' ? String(value) : kindOf(value);
+    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be an integer ≥ ${MIN_LENGTH}, got ${got}.`);
   }
   return value;
 }

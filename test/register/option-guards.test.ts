@@ -1,0 +1,189 @@
+import { type Span, trace } from '@opentelemetry/api';
+import { AlwaysOnSampler, type Sampler, SamplingDecision } from '@opentelemetry/sdk-trace-base';
+import { afterEach, describe, expect, it } from 'vitest';
+import { op, type RegisterOptions, register, type WeftHandle, weftInstrumentations, weftSpanProcessor } from 'weft';
+import { configError } from '../helpers/config-error.js';
+import { type OtlpReceiver, spanNamed, startOtlpReceiver } from '../helpers/otlp-receiver.js';
+import { recordingLogger } from '../helpers/recording-logger.js';
+
+const QUIET: RegisterOptions = { instrumentations: [], flushOnExit: false, logger: false };
+const VARIABLES = ['OTEL_BSP_SCHEDULE_DELAY', 'OTEL_RESOURCE_ATTRIBUTES', 'WEFT_INFERENCE_BASE_URL', 'WEFT_TRAINING_BASE_URL'];
+
+let receiver: OtlpReceiver | undefined;
+let weft: WeftHandle | undefined;
+afterEach(async () => {
+  await weft?.shutdown();
+  weft = undefined;
+  await receiver?.close();
+  receiver = undefined;
+  for (const name of VARIABLES) delete process.env[name];
+});
+
+async function startWith(options: RegisterOptions): Promise<WeftHandle> {
+  receiver = await startOtlpReceiver();
+  weft = register({ baseUrl: receiver.url, project: 'acme/guards', ...QUIET, ...options });
+  return weft;
+}
+
+describe('OTEL_BSP_SCHEDULE_DELAY=0, which OTel takes as "export at once"', () => {
+  it('is taken by register(), whose spans are exported', async () => {
+    process.env.OTEL_BSP_SCHEDULE_DELAY = '0';
+    const handle = await startWith({});
+    handle.tracerProvider.getTracer('t').startSpan('right-away').end();
+    await receiver?.waitForSpans(1);
+    expect(receiver?.spans().map((s) => s.name)).toEqual(['right-away']);
+  });
+
+  it('is taken by weftSpanProcessor()', async () => {
+    process.env.OTEL_BSP_SCHEDULE_DELAY = '0';
+    const processor = weftSpanProcessor({ flushOnExit: false });
+    await processor.shutdown();
+  });
+
+  it('is taken as an option in code too; a negative delay is not', async () => {
+    await startWith({ batch: { scheduledDelayMillis: 0 } });
+    const error = configError(() => weftSpanProcessor({ batch: { scheduledDelayMillis: -1 }, flushOnExit: false }));
+    expect(error.option).toBe('batch.scheduledDelayMillis');
+    expect(error.message).toContain('must be a whole number, 0 or more');
+  });
+});
+
+describe('register() refuses an option it does not have, naming the closest it has', () => {
+  const cases: [Record<string, unknown>, string, string][] = [
+    [{ projct: 'a/b' }, 'projct', '`project` (env WEFT_PROJECT)'],
+    [{ timeout: 5 }, 'timeout', '`exitFlushTimeoutMillis`'],
+    [{ samplr: new AlwaysOnSampler() }, 'samplr', '`sampler`'],
+    [{ batch: { delay: 5 } }, 'batch.delay', '`batch.scheduledDelayMillis`'],
+    [{ spanLimits: { attributeLengthLimit: 5 } }, 'spanLimits.attributeLengthLimit', '`spanLimits.attributeValueLengthLimit`'],
+  ];
+  it.each(cases)('%j', (options, option, closest) => {
+    const error = configError(() => register(options as RegisterOptions));
+    expect(error.option).toBe(option);
+    expect(error.message).toContain(`no option \`${option}\``);
+    expect(error.message).toContain(`the closest it has is ${closest}`);
+  });
+
+  it('and so does weftSpanProcessor()', () => {
+    const error = configError(() => weftSpanProcessor({ serviceName: 'x' } as Record<string, unknown>));
+    expect(error.message).toContain('weftSpanProcessor() has no option `serviceName`');
+  });
+});
+
+describe('register({ sampler, spanLimits })', () => {
+  it('samples with the sampler given', async () => {
+    const dropSecrets: Sampler = {
+      shouldSample: (_context, _traceId, name) => ({
+        decision: name.startsWith('secret') ? SamplingDecision.NOT_RECORD : SamplingDecision.RECORD_AND_SAMPLED,
+      }),
+      toString: () => 'DropSecrets',
+    };
+    const handle = await startWith({ sampler: dropSecrets });
+    const tracer = handle.tracerProvider.getTracer('t');
+    for (const name of ['secret-step', 'kept-step']) tracer.startSpan(name).end();
+    await handle.forceFlush();
+    expect(receiver?.spans().map((s) => s.name)).toEqual(['kept-step']);
+  });
+
+  it("cuts weft's own contents to the attribute value length limit given, keeping the JSON valid", async () => {
+    await startWith({ spanLimits: { attributeValueLengthLimit: 2000 } });
+    const echo = op(async function echo(text: string) {
+      return text;
+    });
+    await echo('x'.repeat(10_000));
+    await weft?.forceFlush();
+    const span = spanNamed(receiver?.spans() ?? [], 'echo');
+    const inputs = span.attributes.inputs as string;
+    expect(inputs.length).toBeLessThanOrEqual(2000);
+    expect(JSON.parse(inputs)).toHaveProperty('text');
+    expect(inputs).toContain('[weft: ');
+    expect((span.attributes.output as string).length).toBeLessThanOrEqual(2000);
+  });
+
+  it('refuses a sampler that is none, and span limits that are not whole numbers', () => {
+    expect(configError(() => register({ sampler: {} } as unknown as RegisterOptions)).message).toContain('must be a Sampler');
+    const error = configError(() => register({ spanLimits: { attributeCountLimit: -1 } }));
+    expect(error.option).toBe('spanLimits.attributeCountLimit');
+    expect(error.message).toContain('must be a whole number, 0 or more, got -1');
+  });
+});
+
+describe('boolean and number options of chat tracing are checked, not read as truthy', () => {
+  it.each([
+    [{ requestStreamUsage: 'no' }, 'requestStreamUsage', 'must be true or false, got a string'],
+    [{ maxMessageLength: '300' }, 'maxMessageLength', 'got a string'],
+    [{ maxAttributeLength: true }, 'maxAttributeLength', 'got a boolean'],
+  ])('%j', (options, option, expected) => {
+    for (const run of [() => register(options as unknown as RegisterOptions), () => weftInstrumentations(options as never)]) {
+      const error = configError(run);
+      expect(error.option).toBe(option);
+      expect(error.message).toContain(expected);
+    }
+  });
+});
+
+describe('routing set in two places is refused, pointing to the `project` and `apiKey` options', () => {
+  it.each(['wandb.project', 'wandb.entity'])('resourceAttributes["%s"]', (name) => {
+    const error = configError(() => register({ resourceAttributes: { [name]: 'other' } }));
+    expect(error.option).toBe(`resourceAttributes.${name}`);
+    expect(error.message).toContain('`project` option (env WEFT_PROJECT)');
+  });
+
+  it.each([
+    ['Project_Id', '`project` option (env WEFT_PROJECT)'],
+    ['project_id', '`project` option (env WEFT_PROJECT)'],
+    ['authorization', '`apiKey` option (env WEFT_API_KEY)'],
+    ['Authorization', '`apiKey` option (env WEFT_API_KEY)'],
+  ])('headers["%s"]', (name, pointer) => {
+    for (const run of [
+      () => register({ headers: { [name]: 'other/proj' }, ...QUIET }),
+      () => weftSpanProcessor({ headers: { [name]: 'other/proj' }, flushOnExit: false }),
+    ]) {
+      const error = configError(run);
+      expect(error.option).toBe('headers');
+      expect(error.message).toContain(`must not set "${name}"`);
+      expect(error.message).toContain(pointer);
+    }
+  });
+
+  it('leaves the resource, the header and the handle agreeing on one project', async () => {
+    const handle = await startWith({ project: 'acme/one', resourceAttributes: { team: 'search' } });
+    handle.tracerProvider.getTracer('t').startSpan('routed').end();
+    await handle.forceFlush();
+    const [request] = receiver?.requests ?? [];
+    expect(request?.headers.project_id).toBe('acme/one');
+    expect(request?.spans[0]?.resource).toMatchObject({ 'wandb.entity': 'acme', 'wandb.project': 'one', team: 'search' });
+    expect(handle.project).toBe('acme/one');
+  });
+});
+
+describe('a malformed OTEL_RESOURCE_ATTRIBUTES, which OTel drops whole', () => {
+  it('is warned about once, naming the variable and what was expected, without quoting it', async () => {
+    process.env.OTEL_RESOURCE_ATTRIBUTES = 'good=1,k';
+    const logger = recordingLogger();
+    await startWith({ logger });
+    const said = logger.lines.filter((line) => line.includes('OTEL_RESOURCE_ATTRIBUTES'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain('entry 2 of 2');
+    expect(said[0]).toContain('key=value');
+    expect(said[0]).not.toContain('good=1');
+  });
+
+  it('is not, when every entry reads', async () => {
+    process.env.OTEL_RESOURCE_ATTRIBUTES = 'good=1, team=a%2Cb';
+    const logger = recordingLogger();
+    await startWith({ logger });
+    expect(logger.lines.join('\n')).not.toContain('OTEL_RESOURCE_ATTRIBUTES');
+  });
+});
+
+describe('WEFT_INFERENCE_BASE_URL and WEFT_TRAINING_BASE_URL, which chat tracing reads', () => {
+  it.each(['WEFT_INFERENCE_BASE_URL', 'WEFT_TRAINING_BASE_URL'])('%s=garbage is refused by register(), as a bad WEFT_BASE_URL is', (name) => {
+    process.env[name] = 'garbage';
+    const error = configError(() => register(QUIET));
+    expect(error.envVar).toBe(name);
+    expect(error.message).toContain(`env ${name}`);
+    expect(error.message).toContain('must be an http:// or https:// URL, got "garbage"');
+    // Nothing started.
+    expect(trace.getTracerProvider().getTracer('t').startSpan('x') as Span).not.toHaveProperty('_spanProcessor');
+  });
+});
