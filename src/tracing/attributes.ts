@@ -24,9 +24,28 @@ export const ATTR = {
   /** OpenTelemetry semantic convention names, also read by other backends. */
   userId: 'user.id',
   sessionId: 'session.id',
+  /** The same as custom attributes: the trace service reads neither of the two above, so only these show on a call. */
+  customUserId: 'wandb.attributes.user_id',
+  customSessionId: 'wandb.attributes.session_id',
   /** Tags of a {@link withContext} scope, as a string array under the custom attributes. */
   tags: 'wandb.attributes.tags',
 } as const;
+
+/**
+ * Whether the trace service would take `text` for JSON rather than text: it parses a string value that starts with
+ * `[` or `{` where it can (reference trace-service.md §3.1). A thread id or display name it reads so becomes an
+ * object where the call needs a string.
+ */
+export function readAsJson(text: string): boolean {
+  const first = text.charCodeAt(0);
+  if (first !== 0x5b /* [ */ && first !== 0x7b /* { */) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * An attribute value for any JS value: strings, finite numbers and booleans as themselves, arrays of strings
@@ -56,6 +75,51 @@ export function customAttributes(record: Readonly<Record<string, unknown>> | und
     if (converted !== undefined) out[ATTR.customPrefix + key] = converted;
   }
   return out;
+}
+
+/**
+ * The call fields the trace service derives from a span's own keys, and the keys (or key prefixes) it derives
+ * each from (reference trace-service.md §3.2). Custom attributes are merged into the same `attributes`.
+ */
+const DERIVED_FROM: ReadonlyMap<string, readonly string[]> = new Map([
+  ['system', ['gen_ai.system', 'llm.system', 'gen_ai.system_instructions', 'system_prompt']],
+  ['kind', ['weave.span.kind', 'traceloop.span.kind', 'openinference.span.kind']],
+  ['model', ['gen_ai.response.model', 'gen_ai.request.model', 'llm.model_name', 'ai.model.id']],
+  ['provider', ['llm.provider', 'ai.model.provider']],
+  ['model_parameters', ['gen_ai.request', 'llm.invocation_parameters']],
+  ['agent', ['gen_ai.agent.name']],
+  ['tools', ['gen_ai.agent.tools']],
+  ['operation', ['gen_ai.operation.name']],
+]);
+
+function hasAnyKey(attributes: Attributes, sources: readonly string[]): boolean {
+  for (const key in attributes) {
+    for (const source of sources) {
+      if (key === source || (key.startsWith(source) && key.charCodeAt(source.length) === 0x2e /* . */)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Leaves out the custom attributes of one span that would stand in for a call field the trace service derives
+ * from the span's own keys (see `DERIVED_FROM`): `withContext({ metadata: { model: 'v2' } })` around a chat
+ * call would otherwise show `v2` as the model that answered, and key the call's token usage and cost by it. The
+ * spans that set no such field (an op's) keep them. Changes `attributes` in place and returns the first key
+ * left out, if any.
+ */
+export function dropShadowingCustom(attributes: Attributes): string | undefined {
+  let first: string | undefined;
+  // for…in, not Object.keys: this runs as every span ends, and most have no custom attribute at all.
+  for (const key in attributes) {
+    if (!key.startsWith(ATTR.customPrefix)) continue;
+    const dot = key.indexOf('.', ATTR.customPrefix.length);
+    const sources = DERIVED_FROM.get(key.slice(ATTR.customPrefix.length, dot === -1 ? undefined : dot));
+    if (!sources || !hasAnyKey(attributes, sources)) continue;
+    delete attributes[key];
+    first ??= key;
+  }
+  return first;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type AttributeValue, type Context, propagation, trace } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { ATTR, separateCustomPaths } from './attributes.js';
+import { ATTR, dropShadowingCustom, separateCustomPaths } from './attributes.js';
 import { BAGGAGE_KEYS, scopeOf } from './context.js';
 import { reportTracingFailure } from './failures.js';
 import { reportOnce } from '../diagnostics.js';
@@ -22,7 +22,8 @@ export interface WeftContextSpanProcessorOptions {
  * `wandb.is_turn`. A GenAI span (one with `gen_ai.operation.name`, from weft or another instrumentation) also
  * gets the thread as `gen_ai.conversation.id`, the conventions' name for it. As a span ends, a custom attribute
  * that is also the prefix of another (`wandb.attributes.model` and `wandb.attributes.model.version`, which the
- * trace service rejects the whole span for) moves to `<key>._value`. `register()` installs it first in its
+ * trace service rejects the whole span for) moves to `<key>._value`, and one named like a field the service
+ * derives from the span itself (a custom `model` on a chat span) is left out. `register()` installs it first in its
  * pipeline; add it yourself to a provider of your own, before the processor that exports.
  *
  * @example
@@ -65,6 +66,11 @@ export class WeftContextSpanProcessor implements SpanProcessor {
       const entry = bag.getEntry(key);
       if (entry?.value) span.setAttribute(key, entry.value);
     }
+    // As withContext() records them: the trace service reads neither `user.id` nor `session.id` itself.
+    const userId = bag.getEntry(BAGGAGE_KEYS.userId)?.value;
+    if (userId) span.setAttribute(ATTR.customUserId, userId);
+    const sessionId = bag.getEntry(BAGGAGE_KEYS.sessionId)?.value;
+    if (sessionId) span.setAttribute(ATTR.customSessionId, sessionId);
     setConversationId(span, bag.getEntry(BAGGAGE_KEYS.threadId)?.value);
   }
 
@@ -96,9 +102,24 @@ function setConversationId(span: Span, threadId: AttributeValue | undefined): vo
   if (threadId && span.attributes[ATTR_GEN_AI_OPERATION_NAME] !== undefined) span.setAttribute(ATTR_GEN_AI_CONVERSATION_ID, threadId);
 }
 
-/** Moves custom attributes whose paths conflict, and says so once (see {@link separateCustomPaths}). */
+/**
+ * Leaves out custom attributes that would stand in for a field the trace service derives from the span itself,
+ * and moves those whose paths conflict; says so once of each (see {@link dropShadowingCustom} and
+ * {@link separateCustomPaths}).
+ */
 function separatePaths(span: ReadableSpan): void {
   try {
+    const left = dropShadowingCustom(span.attributes);
+    if (left !== undefined) {
+      const field = left.slice(ATTR.customPrefix.length).split('.')[0];
+      reportOnce(
+        'tracing-attribute-shadowing',
+        `span "${span.name}": custom attribute "${left}" was left out of this span: the trace service derives the ` +
+          `call's "${field}" from the span's own attributes, and a custom "${field}" would take its place (a chat ` +
+          "call's model keys its token usage and cost). Spans that do not set it keep it; use another key to keep " +
+          'it everywhere (this is reported once).',
+      );
+    }
     const moved = separateCustomPaths(span.attributes);
     if (moved === undefined) return;
     reportOnce(

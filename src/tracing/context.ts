@@ -1,5 +1,5 @@
 import { type Attributes, type Context, createContextKey, propagation } from '@opentelemetry/api';
-import { ATTR, customAttributes, toAttributeValue } from './attributes.js';
+import { ATTR, customAttributes, readAsJson, toAttributeValue } from './attributes.js';
 import { reportTracingFailure } from './failures.js';
 import { activeContext, withActiveContext } from './active-context.js';
 
@@ -17,9 +17,9 @@ export interface WeftContext {
    * in this scope; an inner scope without a `threadId` keeps the outer setting.
    */
   turn?: boolean | undefined;
-  /** The end user (`user.id`). */
+  /** The end user (`user.id`, and `wandb.attributes.user_id`, the key the trace service shows on the call). */
   userId?: string | undefined;
-  /** The user's session (`session.id`). */
+  /** The user's session (`session.id`, and `wandb.attributes.session_id`, which the trace service shows). */
   sessionId?: string | undefined;
   /** Custom attributes of every span in scope (`wandb.attributes.<key>`), merged over an outer scope's. */
   metadata?: Record<string, unknown> | undefined;
@@ -80,6 +80,8 @@ function scopeAttributes(values: Readonly<WeftContext>): Attributes {
   set(ATTR.threadId, values.threadId);
   set(ATTR.userId, values.userId);
   set(ATTR.sessionId, values.sessionId);
+  set(ATTR.customUserId, values.userId);
+  set(ATTR.customSessionId, values.sessionId);
   return attributes;
 }
 
@@ -103,9 +105,19 @@ function checkString(value: unknown, option: string): void {
   }
 }
 
+function checkThreadId(value: string | undefined): void {
+  checkString(value, 'threadId');
+  if (value !== undefined && readAsJson(value)) {
+    throw new TypeError(
+      'weft: withContext() option `threadId` must not be JSON text: the trace service reads a string that starts ' +
+        'with "[" or "{" as JSON, and a thread id must be a string. Use an id such as "conversation-42".',
+    );
+  }
+}
+
 /** The context with `values` entered over the active scope (and baggage, when asked). */
 function contextWith(values: WeftContext, base: Context = activeContext()): Context {
-  checkString(values.threadId, 'threadId');
+  checkThreadId(values.threadId);
   checkString(values.userId, 'userId');
   checkString(values.sessionId, 'sessionId');
   const merged = Object.freeze(merge(scopeOf(base)?.values, { ...values, metadata: readableMetadata(values.metadata) }));
@@ -138,7 +150,8 @@ function withBaggage(ctx: Context, values: Readonly<WeftContext>): Context {
  * async code too, carries them. Scopes nest: inner values win, metadata merges, tags add up. Returns what
  * `fn` returns.
  *
- * Attributes: `wandb.thread_id`, `wandb.is_turn` (outermost spans of a turn), `user.id`, `session.id`,
+ * Attributes: `wandb.thread_id`, `wandb.is_turn` (outermost spans of a turn), `user.id` and `session.id` (also as
+ * `wandb.attributes.user_id` and `.session_id`: the trace service reads only custom attributes of these),
  * `wandb.attributes.<key>` for metadata and `wandb.attributes.tags` for tags.
  *
  * @example

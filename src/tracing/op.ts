@@ -1,5 +1,5 @@
 import type { Attributes } from '@opentelemetry/api';
-import { ATTR, customAttributes } from './attributes.js';
+import { ATTR, customAttributes, readAsJson } from './attributes.js';
 import { type ParameterList, parameterList } from './parameter-names.js';
 import { type ContentOptions, checkContentOptions } from './settings.js';
 import { type CallPlan, runTraced } from './traced-call.js';
@@ -55,7 +55,7 @@ export function callPlan(name: string, options: TraceOptions | undefined): CallP
   checkContentOptions(options);
   const attributes: Attributes = customAttributes(options?.attributes);
   if (options?.kind) attributes[ATTR.kind] = options.kind;
-  if (options?.displayName) attributes[ATTR.displayName] = options.displayName;
+  if (options?.displayName !== undefined) attributes[ATTR.displayName] = checkedDisplayName(options.displayName);
   const content =
     options && (options.captureContent !== undefined || options.redactContent || options.maxAttributeLength !== undefined)
       ? {
@@ -65,6 +65,19 @@ export function callPlan(name: string, options: TraceOptions | undefined): CallP
         }
       : undefined;
   return { name, attributes, content };
+}
+
+function checkedDisplayName(name: unknown): string {
+  if (typeof name !== 'string' || name === '') {
+    throw new TypeError(`weft: option \`displayName\` must be a non-empty string, got ${name === '' ? 'an empty string' : typeof name}.`);
+  }
+  if (readAsJson(name)) {
+    throw new TypeError(
+      'weft: option `displayName` must not be JSON text: the trace service reads a string that starts with "[" or ' +
+        '"{" as JSON, and a display name must be a string.',
+    );
+  }
+  return name;
 }
 
 /** `{ question: 'hi', k: 3 }` from the parameter names and the arguments; unnamed ones become `argN`. */

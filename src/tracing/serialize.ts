@@ -48,6 +48,30 @@ export function recordedErrorText(error: unknown, maxLength: number): { message:
 }
 
 /**
+ * The status description of a failed span, `RateLimitError: 429 Rate limit reached`: the trace service shows it
+ * as the call's exception and reads nothing else of the error (reference trace-service.md §3.3), so the class
+ * goes in front of the message, as Node prints an error; the class alone when the message is empty. A thrown
+ * value that is not an Error is its text alone.
+ */
+export function errorStatusText(error: unknown, message: string): string {
+  if (!(error instanceof Error)) return message;
+  const type = errorClassName(error);
+  return message ? `${type}: ${message}` : type;
+}
+
+/**
+ * `TypeError`; for a class that names none of its own (`class ValidationError extends Error {}`), the class's
+ * name; `fallback` when neither says more than `Object`.
+ */
+export function errorClassName(error: object, fallback = 'Error'): string {
+  const name = (error as { name?: unknown }).name;
+  if (typeof name === 'string' && name && name !== 'Error') return name;
+  const className = error.constructor?.name;
+  if (typeof className === 'string' && className && className !== 'Object') return className;
+  return typeof name === 'string' && name ? name : fallback;
+}
+
+/**
  * Text of a thrown value that is not an Error: an object as its JSON (`{"code":"RATE_LIMIT",…}`, not
  * `[object Object]`), with credential fields redacted; a string or other primitive as itself.
  */

@@ -221,7 +221,7 @@ for (const { name, make } of majors) {
         .catch((e: unknown) => e);
       expect((error as Error).constructor.name).toBe('BadRequestError');
       const [span] = await h.spans(1);
-      expect(span?.status).toEqual({ code: StatusCodeValue.ERROR, message: (error as Error).message });
+      expect(span?.status).toEqual({ code: StatusCodeValue.ERROR, message: `BadRequestError: ${(error as Error).message}` });
       expect(withContentParsed(span!.attributes)).toEqual({
         ...h.common(),
         'gen_ai.input.messages': HI_INPUT,
@@ -239,7 +239,7 @@ for (const { name, make } of majors) {
         .catch((e: unknown) => e);
       expect((error as Error).constructor.name).toBe('APIConnectionError');
       const [span] = await h.spans(1);
-      expect(span?.status).toEqual({ code: StatusCodeValue.ERROR, message: (error as Error).message });
+      expect(span?.status).toEqual({ code: StatusCodeValue.ERROR, message: `APIConnectionError: ${(error as Error).message}` });
       expect(withContentParsed(span!.attributes)).toEqual({
         ...h.common(),
         'server.port': 1,

@@ -66,7 +66,7 @@ describe('a create that throws synchronously', () => {
     expect(error).toBe(thrown[0]);
     const [span] = await h.spans(1);
     expect(span?.name).toBe(`chat ${SYNC_FAILURE}`);
-    expect(span?.status).toEqual({ code: StatusCodeValue.ERROR, message: 'thrown synchronously' });
+    expect(span?.status).toEqual({ code: StatusCodeValue.ERROR, message: 'Error: thrown synchronously' });
     expect(span?.attributes['error.type']).toBe('Error');
   });
 });

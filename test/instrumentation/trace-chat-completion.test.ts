@@ -135,7 +135,7 @@ describe('traceChatCompletion', () => {
     }
     expect(caught).toBe(failure);
     const [span] = await h.spans(1);
-    expect(span?.status).toEqual({ code: StatusCodeValue.ERROR, message: 'socket hang up' });
+    expect(span?.status).toEqual({ code: StatusCodeValue.ERROR, message: 'TypeError: socket hang up' });
     expect(span?.attributes['error.type']).toBe('TypeError');
   });
 

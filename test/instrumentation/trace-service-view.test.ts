@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OpenAIInstrumentation, register, type WeftHandle } from 'weft';
+import { OpenAIInstrumentation, op, register, type WeftHandle, withContext } from 'weft';
 import { type DevService, startDevService } from 'weft/dev';
 import { HELLO, type OpenAIServer, startOpenAIServer } from '../helpers/openai-server.js';
 
@@ -64,7 +64,8 @@ describe('a traced chat call, as the trace service reads it', () => {
       temperature: 0.5,
     });
     const [call] = await calls();
-    expect(call?.op_name).toContain('chat gpt-4o-mini');
+    // The service stores an OTel call's op as a ref to an op object named after the span: `chat gpt-4o-mini`.
+    expect(call?.op_name).toMatch(/^weave:\/\/\/acme\/chat-view\/op\/chat_gpt-4o-mini:/);
     expect(call?.inputs).toEqual({ 'gen_ai.input.messages': [{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }] });
     expect(call?.output).toEqual({
       'gen_ai.output.messages': [{ role: 'assistant', parts: [{ type: 'text', content: 'Hello there!' }], finish_reason: 'stop' }],
@@ -100,7 +101,7 @@ describe('a streamed call and a failed call, as the trace service reads them', (
     for await (const _chunk of stream) {
       // read to the end
     }
-    const call = (await calls()).find((c) => c.op_name.includes('chat view-stream-model'));
+    const call = (await calls()).find((c) => c.op_name.includes('/op/chat_view-stream-model:'));
     expect(call?.inputs).toEqual({ 'gen_ai.input.messages': [{ role: 'user', parts: [{ type: 'text', content: 'Weather in Oslo?' }] }] });
     expect(call?.output).toEqual({
       'gen_ai.output.messages': [
@@ -121,10 +122,12 @@ describe('a streamed call and a failed call, as the trace service reads them', (
     } finally {
       server.reply(HELLO);
     }
-    const call = (await calls()).find((c) => c.op_name.includes('chat view-failing-model'));
+    const call = (await calls()).find((c) => c.op_name.includes('/op/chat_view-failing-model:'));
     expect(call?.inputs).toEqual({ 'gen_ai.input.messages': [{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }] });
     expect(call?.output ?? null).toBeNull();
-    expect(call?.exception).toBe((error as Error).message);
+    // The service reads nothing of an error but the status message: the class goes in front, as Node prints it.
+    expect((error as Error).constructor.name).toBe('RateLimitError');
+    expect(call?.exception).toBe(`RateLimitError: ${(error as Error).message}`);
     expect(call?.attributes).toMatchObject({ model: 'view-failing-model', operation: 'chat' });
   });
 });
@@ -150,7 +153,28 @@ describe('openai pointed at weft dev’s inference service, which sends usage un
     const withWeft = await chunksSeen();
     expect(JSON.parse(String(without.at(-1)))).toMatchObject({ choices: [], usage: { total_tokens: expect.any(Number) } });
     expect(withWeft).toEqual(without);
-    const call = (await calls()).find((c) => c.op_name.includes(`chat ${MODEL}`) && c.summary?.usage?.[MODEL]);
+    const call = (await calls()).find((c) => c.op_name.includes('/op/chat_weft-dev_offline-echo:') && c.summary?.usage?.[MODEL]);
     expect(call?.summary?.usage?.[MODEL]).toMatchObject({ total_tokens: expect.any(Number) });
+  });
+});
+
+describe('a chat call in a withContext() scope, as the trace service reads it', () => {
+  it('keeps its own model, usage key and operation when the metadata has those names; the op around it keeps them', async () => {
+    const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'sk-view-test-000000', maxRetries: 0 });
+    const grade = op(async function grade_in_scope() {
+      return client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'grade this' }] });
+    });
+    await withContext(
+      { userId: 'user-42', sessionId: 'session-7', metadata: { model: 'my-eval-model', operation: 'grading', plan: 'pro' } },
+      () => grade(),
+    );
+    const all = await calls();
+    const opCall = all.find((c) => c.op_name.includes('/op/grade_in_scope:'));
+    const chat = all.find((c) => c.op_name.includes('/op/chat_gpt-4o-mini:') && c.attributes.plan === 'pro');
+    expect(opCall?.attributes).toMatchObject({ model: 'my-eval-model', operation: 'grading', plan: 'pro' });
+    expect(chat?.attributes).toMatchObject({ model: 'gpt-4o-mini-2024-07-18', operation: 'chat', plan: 'pro' });
+    expect(chat?.summary?.usage).toEqual({ 'gpt-4o-mini-2024-07-18': { input_tokens: 12, output_tokens: 3, total_tokens: 15 } });
+    // user.id and session.id, which the service does not read, also as custom attributes, which it shows.
+    for (const call of [opCall, chat]) expect(call?.attributes).toMatchObject({ user_id: 'user-42', session_id: 'session-7' });
   });
 });

@@ -36,7 +36,7 @@ function spans() {
 
 function expectUnfinished(span: ReturnType<typeof spans>['chat'], why: string) {
   expect(span?.status.code).toBe(StatusCodeValue.ERROR);
-  expect(span?.status.message).toBe(`${why} before this call ended; recorded as it stood`);
+  expect(span?.status.message).toBe(`CallUnfinished: ${why} before this call ended; recorded as it stood`);
 }
 
 describe('a call still running when the process ends', () => {
@@ -102,7 +102,7 @@ describe('a call still running when the process ends', () => {
     expect(withWeft.code).toBe(without.code);
     const { op, chat } = spans();
     expectUnfinished(chat, 'the process had nothing left to run');
-    expect(op?.status.message).toBe('question too short');
+    expect(op?.status.message).toBe('Error: question too short');
   });
 
   it('at shutdown(): the stream is sent as it stood, and the app reads the rest unchanged', async () => {

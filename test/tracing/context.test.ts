@@ -166,4 +166,11 @@ describe('withContext()', () => {
   it('rejects an empty thread id with an error naming the option', () => {
     expect(() => withThread('', () => 1)).toThrow(/threadId/);
   });
+
+  it('rejects a thread id the trace service would read as JSON, and keeps one that only starts like it', async () => {
+    expect(() => withThread('{"user":1,"conversation":2}', () => 1)).toThrow(/`threadId` must not be JSON text/);
+    expect(() => withContext({ threadId: '[1, 2]' }, () => 1)).toThrow(TypeError);
+    const spans = await h.capture(() => withThread('[draft] conversation 12', () => inner()));
+    expect(named(spans, 'inner').attributes['wandb.thread_id']).toBe('[draft] conversation 12');
+  });
 });

@@ -84,7 +84,7 @@ describe('op() over generators', () => {
     });
     expect(caught).toBe(boom);
     const span = named(spans, 'broken');
-    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'stream broke' });
+    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Error: stream broke' });
     expect(span.events.map((e) => e.name)).toContain('exception');
   });
 

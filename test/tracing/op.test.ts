@@ -1,5 +1,5 @@
 import { SpanStatusCode } from '@opentelemetry/api';
-import { op } from 'weft';
+import { op, withSpan } from 'weft';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { childrenOf, inputsOf, named, outputOf, startHarness, type TracingHarness } from './harness.js';
 
@@ -152,7 +152,8 @@ describe('op()', () => {
     });
     expect(caught).toBe(boom);
     const span = named(spans, 'fails');
-    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'out of range' });
+    // The class in front of the message, as Node prints it: the trace service shows only the status message.
+    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'RangeError: out of range' });
     const event = span.events.find((e) => e.name === 'exception');
     expect(event?.attributes['exception.type']).toBe('RangeError');
     expect(event?.attributes['exception.message']).toBe('out of range');
@@ -168,7 +169,39 @@ describe('op()', () => {
     let caught: unknown;
     const spans = await h.capture(() => fails().catch((e: unknown) => (caught = e)));
     expect(caught).toBe(boom);
-    expect(named(spans, 'failsLater').status).toEqual({ code: SpanStatusCode.ERROR, message: 'model unavailable' });
+    expect(named(spans, 'failsLater').status).toEqual({ code: SpanStatusCode.ERROR, message: 'Error: model unavailable' });
+  });
+
+  it("names an error's own class in the status, and the class alone for an empty message", async () => {
+    class QuotaExceeded extends Error {}
+    const quota = op(function quota() {
+      throw new QuotaExceeded('daily quota used up');
+    });
+    const silent = op(function silent() {
+      throw new TypeError('');
+    });
+    const spans = await h.capture(() => {
+      expect(() => quota()).toThrow(QuotaExceeded);
+      expect(() => silent()).toThrow(TypeError);
+    });
+    expect(named(spans, 'quota').status).toEqual({ code: SpanStatusCode.ERROR, message: 'QuotaExceeded: daily quota used up' });
+    expect(named(spans, 'silent').status).toEqual({ code: SpanStatusCode.ERROR, message: 'TypeError' });
+  });
+
+  it('refuses a display name that is not text, or that the trace service would read as JSON', () => {
+    expect(() => op(function a() {}, { displayName: '[1, 2]' })).toThrow(/`displayName` must not be JSON text/);
+    expect(() => op(function b() {}, { displayName: 42 as unknown as string })).toThrow(/`displayName` must be a non-empty string, got number/);
+    expect(() => withSpan('c', () => 1, { displayName: '{"step":1}' })).toThrow(TypeError);
+  });
+
+  it('leaves a JSON display name set through the span handle unset, without failing the call', async () => {
+    const spans = await h.capture(() =>
+      withSpan('handleNamed', (span) => {
+        span.setDisplayName('{"step":1}');
+        return 'ran';
+      }),
+    );
+    expect(named(spans, 'handleNamed').attributes).not.toHaveProperty('wandb.display_name');
   });
 
   it('records a thrown non-Error value and rethrows it unchanged', async () => {

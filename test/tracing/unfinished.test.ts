@@ -33,7 +33,7 @@ it('shutdown() sends the latest 1,024 ops still running as unfinished, and their
   // The oldest six made room: the latest are the ones sent.
   expect(unfinished.map((s) => JSON.parse(String(s.attributes.inputs)).index).sort((a, b) => a - b)[0]).toBe(6);
   for (const span of unfinished) {
-    expect(span.status).toEqual({ code: StatusCodeValue.ERROR, message: 'weft was shut down before this call ended; recorded as it stood' });
+    expect(span.status).toEqual({ code: StatusCodeValue.ERROR, message: 'CallUnfinished: weft was shut down before this call ended; recorded as it stood' });
     expect(span.events.map((e) => e.attributes['exception.type'])).toEqual(['CallUnfinished']);
     expect(span.attributes).not.toHaveProperty('output');
   }

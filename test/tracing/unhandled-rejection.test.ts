@@ -54,7 +54,7 @@ describe('a rejected native promise returned by an op', () => {
   it('is reported as unhandled, with the same error, when the app does not handle it, as without weft', async () => {
     const result = await sameAsWithout('native-unhandled', 'unhandled: the same error');
     expect(result.code).toBe(1);
-    expect(theOneSpan(result, 'nativeReject').status).toEqual({ code: 2, message: 'the app rejected on its own' });
+    expect(theOneSpan(result, 'nativeReject').status).toEqual({ code: 2, message: 'Error: the app rejected on its own' });
   });
 });
 
@@ -62,7 +62,7 @@ describe('a failed chat call whose APIPromise the app drops unread', () => {
   it('is reported as unhandled, with the same error, as without weft, and its span records the error', async () => {
     const result = await sameAsWithout('chat-dropped', 'unhandled: Error: 400 no such model');
     expect(result.code).toBe(1);
-    expect(theOneSpan(result, 'chat gpt-4o-mini').status).toEqual({ code: 2, message: '400 no such model' });
+    expect(theOneSpan(result, 'chat gpt-4o-mini').status).toEqual({ code: 2, message: 'BadRequestError: 400 no such model' });
   });
 });
 
@@ -77,7 +77,7 @@ describe('a rejected Promise subclass returned by an op', () => {
     const result = await sameAsWithout('frozen-awaited', 'handled by the app: Error');
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
-    expect(theOneSpan(result, 'frozenReject').status).toEqual({ code: 2, message: 'the app rejected on its own' });
+    expect(theOneSpan(result, 'frozenReject').status).toEqual({ code: 2, message: 'Error: the app rejected on its own' });
   });
 
   it('ends its span once when its then throws after attaching weft’s callbacks', async () => {
@@ -99,7 +99,7 @@ describe('a rejected openai APIPromise returned by an op', () => {
       const result = await sameAsWithout(CASE, 'handled by the app: BadRequestError');
       expect(result.code).toBe(0);
       const span = theOneSpan(result, 'ask');
-      expect(span.status).toEqual({ code: 2, message: '400 no such model' });
+      expect(span.status).toEqual({ code: 2, message: 'BadRequestError: 400 no such model' });
       expect(span.events.map((e) => e.name)).toEqual(['exception']);
     });
   }
@@ -107,6 +107,6 @@ describe('a rejected openai APIPromise returned by an op', () => {
   it('is not reported when a withSpan block returns it and the app handles it with its own catch', async () => {
     const result = await sameAsWithout('with-span-api-catch', 'handled by the app: BadRequestError');
     expect(result.code).toBe(0);
-    expect(theOneSpan(result, 'block').status).toEqual({ code: 2, message: '400 no such model' });
+    expect(theOneSpan(result, 'block').status).toEqual({ code: 2, message: 'BadRequestError: 400 no such model' });
   });
 });

@@ -7,6 +7,7 @@ import type { ChatServer } from './server.js';
 import { serializeWithinLimits } from './truncate.js';
 import type { ChatCompletion, ChatCompletionRequest, ChatUsage, GenAIMessage } from './types.js';
 import { reportOnce } from '../../diagnostics.js';
+import { errorClassName } from '../../tracing/serialize.js';
 
 /**
  * The one mapping from a chat-completion request, response or error to span attributes. Pure functions:
@@ -141,12 +142,7 @@ export function chatErrorAttributes(error: unknown): Attributes {
 
 /** A low-cardinality name for an error: its `name` unless that is the generic `Error`, else its class name. */
 export function errorType(error: unknown): string {
-  if (!error || typeof error !== 'object') return semconv.ERROR_TYPE_OTHER;
-  const name = (error as { name?: unknown }).name;
-  if (typeof name === 'string' && name && name !== 'Error') return name;
-  const className = (error as object).constructor?.name;
-  if (typeof className === 'string' && className && className !== 'Object') return className;
-  return typeof name === 'string' && name ? name : semconv.ERROR_TYPE_OTHER;
+  return error && typeof error === 'object' ? errorClassName(error, semconv.ERROR_TYPE_OTHER) : semconv.ERROR_TYPE_OTHER;
 }
 
 function droppedMessages(count: number): GenAIMessage {

@@ -7,7 +7,7 @@ import { ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK } from './semconv.js';
 import { HIDE_CHUNK, observedIterator, passThrough } from './observed-iterator.js';
 import { ChatStreamAccumulator } from './stream-accumulator.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest } from './types.js';
-import { recordedErrorText } from '../../tracing/serialize.js';
+import { errorStatusText, recordedErrorText } from '../../tracing/serialize.js';
 import { finished, type Unfinished } from '../../tracing/unfinished.js';
 
 /**
@@ -161,7 +161,7 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
       span.setAttributes(chatErrorAttributes(error));
       const text = recordedErrorText(error, config.maxAttributeLength);
       span.recordException({ name: errorType(error), ...text }, this.span.now());
-      span.setStatus({ code: SpanStatusCode.ERROR, message: text.message });
+      span.setStatus({ code: SpanStatusCode.ERROR, message: errorStatusText(error, text.message) });
     });
     this.end();
   }
