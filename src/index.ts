@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-export { WeftConfigError, DEFAULT_DEV_URL, DEFAULT_DEV_PORT } from './config/index.js';
+export { WeftConfigError, DEFAULT_DEV_URL, DEFAULT_DEV_PORT, type ConnectionOptions, type ProjectRef } from './config/index.js';
 export * from './register/index.js';
 export * from './instrumentation/index.js';
 export * from './tracing/index.js';

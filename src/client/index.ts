@@ -17,6 +17,9 @@ export {
   ResponseStream,
   type RetryEvent,
   type BackoffOptions,
+  type BinaryBody,
+  type QueryParams,
+  type QueryValue,
   type ValidationIssue,
   WeftAbortError,
   WeftApiError,
@@ -38,6 +41,7 @@ export {
 } from './core/index.js';
 export {
   TraceClient,
+  callName,
   type CallNode,
   type CallStartInput,
   type CallEndInput,

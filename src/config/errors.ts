@@ -1,3 +1,5 @@
+import { isInstanceAcrossBuilds, markLineage } from '../cross-build.js';
+
 /**
  * Thrown when an option or environment variable has a value weft cannot use.
  * The message names the option, its environment variable, and what was expected; it never contains a secret.
@@ -16,5 +18,11 @@ export class WeftConfigError extends Error {
     super(message);
     this.option = option;
     this.envVar = envVar;
+    markLineage(this, new.target);
+  }
+
+  /** True for errors of the other build of weft too (ES module and CommonJS): see `cross-build.ts`. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isInstanceAcrossBuilds(WeftConfigError, value);
   }
 }

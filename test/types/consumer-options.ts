@@ -23,6 +23,7 @@ import {
   weftSpanProcessor,
   withThread,
 } from 'weft';
+import type { ChatCompletionCreateParamsNonStreaming } from 'weft';
 import { type DevServiceOptions, startDevService } from 'weft/dev';
 
 const env = process.env;
@@ -138,6 +139,17 @@ void client.inference.chat.completions.create(
   { model: 'm', messages: [{ role: 'user', content: 'hi', name: text }], temperature: count, max_tokens: count, seed: count, user: text },
   callOptions,
 );
+// A request built ahead of the call, typed by its variant, with an optional `stream` filled from the app's own value.
+const noStream: false | undefined = flag ? false : undefined;
+const plainRequest: ChatCompletionCreateParamsNonStreaming = { model: 'm', messages: [], stream: noStream };
+void client.inference.chat.completions.create(plainRequest);
+// A misspelt field is a type error, not a field the service would silently ignore; vLLM's own fields are named.
+// @ts-expect-error: `max_token` is not a field of the request
+void client.inference.chat.completions.create({ model: 'm', messages: [], max_token: 5 });
+void client.inference.chat.completions.create({ model: 'm', messages: [], top_k: count, cache_salt: text, reasoning_effort: 'low' });
+void client.training.chat.completions.create({ model: 'm', messages: [], min_p: count, include_reasoning: flag });
+// @ts-expect-error: `retrun_existing` is not a field of the request
+void client.training.models.create({ project: 'p', name: 'n', base_model: 'b', retrun_existing: true });
 void client.training.models.create({ project: 'p', name: 'n', base_model: 'b', entity: text, return_existing: flag });
 void client.training.models.checkpoints.list('model', { after: text, limit: count, order: undefined });
 void client.training.jobs.createRl({

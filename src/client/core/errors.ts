@@ -1,5 +1,6 @@
 /**
- * The errors of weft's client. Every error thrown by a client method is a {@link WeftError}:
+ * The errors of weft's client. Every failure of a request is a {@link WeftError} (an option weft cannot use is a
+ * `WeftConfigError` instead, thrown before anything is sent):
  *
  * ```
  * WeftError
@@ -21,11 +22,14 @@
  * ```
  *
  * Errors carry the method and the path, never request headers: the API key cannot leak through them.
+ * `instanceof` holds across weft's ES-module and CommonJS builds, for an app that has both loaded.
  *
  * @module
  */
 
-/** Base class of every error thrown by weft's client. */
+import { isInstanceAcrossBuilds, markLineage } from '../../cross-build.js';
+
+/** Base class of every failure of a request of weft's client (a bad option is a `WeftConfigError`). */
 export class WeftError extends Error {
   override readonly name: string = 'WeftError';
   /** HTTP method of the request that failed. */
@@ -37,6 +41,13 @@ export class WeftError extends Error {
     super(message, options);
     this.method = method;
     this.path = path;
+    markLineage(this, new.target);
+  }
+
+  /** True for errors of the other build of weft too (ES module and CommonJS): see `cross-build.ts`. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class checked against, a subclass as well
+    return isInstanceAcrossBuilds(this, value);
   }
 }
 
@@ -329,20 +340,36 @@ function truncate(text: string): string {
 export function redact(text: string, secrets: readonly string[] | undefined): string {
   let out = text;
   for (const secret of secrets ?? []) {
-    if (secret.length >= 4) out = out.split(secret).join('***');
+    if (secret.length < 4) continue;
+    for (const form of quotedForms(secret)) out = out.split(form).join('***');
   }
   return out;
 }
 
-/** Deep variant of {@link redact} for parsed bodies; returns the value itself when no secret occurs in it. */
+/**
+ * The secret as a server may quote it back: as itself, percent-encoded (from a URL), and escaped inside a JSON
+ * string (a quote or backslash in the key), which is how it stands in the body text before parsing.
+ */
+function quotedForms(secret: string): Set<string> {
+  return new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]);
+}
+
+/**
+ * Deep variant of {@link redact} for parsed bodies: every string in it, keys included, redacted. Returns the
+ * value itself when no secret occurs in it.
+ */
 function redactValue(value: unknown, secrets: readonly string[] | undefined): unknown {
-  if (!secrets || secrets.length === 0 || value === undefined) return value;
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  if (text === undefined || redact(text, secrets) === text) return value;
+  if (!secrets || secrets.length === 0) return value;
   if (typeof value === 'string') return redact(value, secrets);
-  try {
-    return JSON.parse(redact(text, secrets));
-  } catch {
-    return redact(text, secrets);
-  }
+  if (value === null || typeof value !== 'object') return value;
+  let changed = false;
+  const redacted = (item: unknown) => {
+    const out = redactValue(item, secrets);
+    if (out !== item) changed = true;
+    return out;
+  };
+  const out = Array.isArray(value)
+    ? value.map(redacted)
+    : Object.fromEntries(Object.entries(value).map(([key, item]) => [redacted(key) as string, redacted(item)]));
+  return changed ? out : value;
 }

@@ -27,9 +27,10 @@ export interface InferenceClientOptions {
  *
  * @example
  * const client = new Client({ project: 'team/project' });
- * const { data } = await client.inference.models.list();
+ * const [model] = (await client.inference.models.list()).data;
+ * if (!model) throw new Error('no model is served');
  * const reply = await client.inference.chat.completions.create({
- *   model: data[0].id,
+ *   model: model.id,
  *   messages: [{ role: 'user', content: 'Say hi' }],
  * });
  */

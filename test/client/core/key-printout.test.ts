@@ -59,3 +59,38 @@ describe('a client printout', () => {
     expect(server.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${KEY}`, `Bearer ${KEY}`]);
   });
 });
+
+describe('an error whose body quotes the API key back', () => {
+  // A key with characters that JSON escapes and a URL percent-encodes: quoted back, it is not the key's own text.
+  const ODD_KEY = 'test-marker-"quote"\\back/slash+key&0123';
+
+  it('shows the key in none of its forms, through the message, the body, the detail, util.inspect or JSON', async () => {
+    const echo = await startRecordingServer((_req, res) =>
+      sendJson(res, 401, {
+        detail: `Key ${ODD_KEY} was not accepted (see /keys?key=${encodeURIComponent(ODD_KEY)})`,
+        echoed: { [ODD_KEY]: [ODD_KEY] },
+      }),
+    );
+    const odd = new Client({ apiKey: ODD_KEY, project: 'team/proj', baseUrl: echo.url });
+    try {
+      const error = await odd.trace.service.serverInfo().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Error);
+      const printouts = [
+        String(error),
+        inspect(error, { depth: 20, showHidden: true }),
+        JSON.stringify(error),
+        JSON.stringify((error as { body?: unknown }).body),
+        JSON.stringify((error as { detail?: unknown }).detail),
+      ];
+      for (const printout of printouts) {
+        for (const form of [ODD_KEY, encodeURIComponent(ODD_KEY), JSON.stringify(ODD_KEY).slice(1, -1)]) {
+          expect(printout).not.toContain(form);
+        }
+      }
+      expect((error as { body?: unknown }).body).toMatchObject({ echoed: { '***': ['***'] } });
+    } finally {
+      await odd.close();
+      await echo.close();
+    }
+  });
+});

@@ -60,6 +60,7 @@ describe.each(ENDPOINT_CASES)('$endpoint ($name)', (c) => {
     expect(req.query).toEqual(c.query ?? {});
     expect(req.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(req.headers['user-agent']).toBe(`weft/${WEFT_VERSION}`);
+    expect(req.headers).toMatchObject(c.headers ?? {});
     if (c.bodyKind === 'multipart') expect(req.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     else if (c.bodyKind === 'protobuf') expect(req.headers['content-type']).toBe('application/x-protobuf');
     else if (c.body === undefined) expect(req.body.length).toBe(0);

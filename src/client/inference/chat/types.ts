@@ -1,7 +1,8 @@
 /**
  * Wire types of the chat-completions format shared by the inference and training services (spec part 2 C, and
- * the reference §1.8 and §2.2–2.4). Both hosts accept fields beyond the ones listed, so every object type keeps
- * an open `[k: string]: unknown` passthrough; ids and model names stay plain strings.
+ * the reference §1.8 and §2.2–2.4). Both hosts accept fields beyond the ones listed, so the nested objects keep an
+ * open `[k: string]: unknown` passthrough; the request itself names its fields (see {@link VllmSamplingParams}), so
+ * that a misspelt one is a type error. Ids and model names stay plain strings.
  */
 
 /** A text part of a message's content. */
@@ -109,8 +110,53 @@ export interface ChatStreamOptions {
   [k: string]: unknown;
 }
 
+/**
+ * The vLLM options both services' chat endpoints accept beyond OpenAI's format (reference §1.8, the training
+ * host's schema; the inference host is served the same way). The services take fields beyond these too
+ * (`additionalProperties`), but a request type open to any field would let a misspelt one (`max_token`) through
+ * unchecked, to be ignored by the service: a field not named here goes through a type assertion
+ * (`{ ...body, new_field: 1 } as ChatCompletionCreateParams`).
+ */
+export interface VllmSamplingParams {
+  top_k?: number | undefined;
+  min_p?: number | undefined;
+  repetition_penalty?: number | undefined;
+  length_penalty?: number | undefined;
+  use_beam_search?: boolean | undefined;
+  min_tokens?: number | undefined;
+  stop_token_ids?: number[] | undefined;
+  include_stop_str_in_output?: boolean | undefined;
+  ignore_eos?: boolean | undefined;
+  skip_special_tokens?: boolean | undefined;
+  spaces_between_special_tokens?: boolean | undefined;
+  truncate_prompt_tokens?: number | undefined;
+  prompt_logprobs?: number | undefined;
+  allowed_token_ids?: number[] | undefined;
+  bad_words?: string[] | undefined;
+  echo?: boolean | undefined;
+  add_generation_prompt?: boolean | undefined;
+  continue_final_message?: boolean | undefined;
+  add_special_tokens?: boolean | undefined;
+  documents?: Array<Record<string, string>> | undefined;
+  chat_template?: string | undefined;
+  chat_template_kwargs?: Record<string, unknown> | undefined;
+  mm_processor_kwargs?: Record<string, unknown> | undefined;
+  /** `{ json | regex | choice | grammar | json_object | … }`. */
+  structured_outputs?: Record<string, unknown> | undefined;
+  priority?: number | undefined;
+  request_id?: string | undefined;
+  logits_processors?: unknown[] | undefined;
+  return_tokens_as_token_ids?: boolean | undefined;
+  return_token_ids?: boolean | undefined;
+  /** A non-empty string that isolates prefix-cache reuse. */
+  cache_salt?: string | undefined;
+  kv_transfer_params?: Record<string, unknown> | undefined;
+  vllm_xargs?: Record<string, unknown> | undefined;
+  include_reasoning?: boolean | undefined;
+}
+
 /** The body of `POST /chat/completions`, common to both variants (streamed or not). */
-export interface ChatCompletionCreateParamsBase {
+export interface ChatCompletionCreateParamsBase extends VllmSamplingParams {
   /** A model id from the model list, e.g. `OpenPipe/Qwen3-14B-Instruct`, or a LoRA artifact URI. */
   model: string;
   messages: ChatMessage[];
@@ -129,16 +175,16 @@ export interface ChatCompletionCreateParamsBase {
   frequency_penalty?: number | undefined;
   logprobs?: boolean | undefined;
   top_logprobs?: number | undefined;
+  logit_bias?: Record<string, number> | undefined;
+  reasoning_effort?: 'low' | 'medium' | 'high' | undefined;
   user?: string | undefined;
   stream?: boolean | null | undefined;
   stream_options?: ChatStreamOptions | null | undefined;
-  /** Extra fields (vLLM sampling options, `cache_salt`, …) are sent as they are. */
-  [k: string]: unknown;
 }
 
 /** A request that returns one `chat.completion` object. */
 export interface ChatCompletionCreateParamsNonStreaming extends ChatCompletionCreateParamsBase {
-  stream?: false | null;
+  stream?: false | null | undefined;
 }
 
 /** A request that returns a stream of `chat.completion.chunk` objects. */
@@ -186,7 +232,8 @@ export interface ChatCompletionResponse {
   created: number;
   model: string;
   choices: ChatCompletionChoice[];
-  usage?: ChatUsage;
+  /** Always sent by both services (reference §1.8). */
+  usage: ChatUsage;
   system_fingerprint?: string | null;
   [k: string]: unknown;
 }

@@ -32,12 +32,14 @@ export interface ExperimentalTrainingConfig {
   [k: string]: unknown;
 }
 
-/** The body of `POST /preview/training-jobs` (an RL job). */
+/**
+ * The body of `POST /preview/training-jobs` (an RL job). Closed to other fields, so that a misspelt one is a type
+ * error; the service's evolving knobs go in `experimental_config`, which stays open.
+ */
 export interface CreateRlJobParams {
   model_id: string;
   trajectory_groups: TrajectoryGroup[];
   experimental_config?: ExperimentalTrainingConfig | null | undefined;
-  [k: string]: unknown;
 }
 
 /** Settings of an SFT job. */
@@ -48,14 +50,13 @@ export interface SftTrainingConfig {
   [k: string]: unknown;
 }
 
-/** The body of `POST /preview/sft-training-jobs`. */
+/** The body of `POST /preview/sft-training-jobs`. Closed to other fields, so that a misspelt one is a type error. */
 export interface CreateSftJobParams {
   model_id: string;
   /** A W&B artifact with the training data, e.g. `wandb-artifact:///entity/project/dataset:v0`. */
   training_data_url: string;
   config?: SftTrainingConfig | null | undefined;
   experimental_config?: Record<string, unknown> | null | undefined;
-  [k: string]: unknown;
 }
 
 /**
