@@ -29,6 +29,8 @@ const client = new OpenAI({
   baseURL: process.env.WEFT_INFERENCE_BASE_URL ?? `${DEFAULT_DEV_URL}/v1`,
   // The dev service needs no key; the openai package insists on one.
   apiKey: process.env.WEFT_API_KEY ?? 'local-dev',
+  // Sent as OpenAI-Project; null keeps openai from sending OPENAI_PROJECT_ID, an OpenAI project id the service refuses.
+  project: process.env.WEFT_PROJECT ?? null,
 });
 const model = process.env.WEFT_MODEL ?? 'weft-dev/offline-echo';
 

@@ -7,7 +7,7 @@
  *   WEFT_INFERENCE_BASE_URL  OpenAI-compatible inference service (default: weft dev's /v1)
  *   WEFT_API_KEY             API key (any key works with weft dev)
  *   WEFT_PROJECT             entity/project (default for weft dev: local/default)
- *   WEFT_MODEL               chat model id (default: meta-llama/Llama-3.1-8B-Instruct)
+ *   WEFT_MODEL               chat model id, one the inference service lists (default: meta-llama/Llama-3.1-8B-Instruct)
  *
  *   node --import tsx examples/quickstart.ts
  */
@@ -22,6 +22,9 @@ const model = process.env.WEFT_MODEL ?? 'meta-llama/Llama-3.1-8B-Instruct';
 const openai = new OpenAI({
   baseURL: process.env.WEFT_INFERENCE_BASE_URL ?? `${DEFAULT_DEV_URL}/v1`,
   apiKey: process.env.WEFT_API_KEY ?? 'local',
+  // The project usage is attributed to (sent as OpenAI-Project). Never openai's OPENAI_PROJECT_ID, which it would
+  // send otherwise: an OpenAI project id (`proj_…`), which the inference service refuses with a 401.
+  project: process.env.WEFT_PROJECT ?? null,
 });
 
 const weatherTool = {

@@ -19,6 +19,8 @@ export function markLineage(error: Error, newTarget: Function): void {
 /** Whether `value` is an instance of `ctor`, in this copy of weft or in the other. */
 export function isInstanceAcrossBuilds(ctor: Function, value: unknown): boolean {
   if (Function.prototype[Symbol.hasInstance].call(ctor, value)) return true;
-  const lineage = (value as { [LINEAGE]?: unknown } | null | undefined)?.[LINEAGE];
+  // Only an Error of the other copy carries a lineage: a plain object that copied the key is not one.
+  if (!(value instanceof Error)) return false;
+  const lineage = (value as { [LINEAGE]?: unknown })[LINEAGE];
   return Array.isArray(lineage) && lineage.includes(ctor.name);
 }

@@ -23,6 +23,7 @@ export class WeftConfigError extends Error {
 
   /** True for errors of the other build of weft too (ES module and CommonJS): see `cross-build.ts`. */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return isInstanceAcrossBuilds(WeftConfigError, value);
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class checked against, an app's subclass as well
+    return isInstanceAcrossBuilds(this, value);
   }
 }

@@ -82,34 +82,49 @@ export function refuseOthersSpelling(options: object, spellings: Readonly<Record
 }
 
 /**
- * Refuses an option `owner` (`register()`, `batch`) does not have, naming the closest it has: plain JavaScript, or an
- * object typed loosely, would leave a misspelt option (`projct`) unread, and the app would run on defaults without a
- * word. `path` prefixes the option's name in the error (`batch.`).
+ * Refuses an option `owner` (`register()`, `weftSpanProcessor()`, `batch`) does not have: plain JavaScript, or an
+ * object typed loosely, would leave a misspelt option (`projct`) unread, and the app would run on defaults without
+ * a word (`owner` is empty for a nested object, whose `path` prefixes the option's name: `batch.`). An option set
+ * to `undefined` counts as not given, as everywhere in weft, and `alsoAccepted` names options read elsewhere (the
+ * client's, in a config object shared with `new Client()`). `openai`'s `baseURL` gets its own message first.
  */
-export function refuseUnknownOptions(options: object, known: readonly string[], owner: string, path = ''): void {
-  for (const name of Object.keys(options)) {
-    if (known.includes(name)) continue;
+export function refuseUnknownOptions(
+  options: object,
+  known: readonly string[],
+  owner: string,
+  path = '',
+  alsoAccepted: readonly string[] = [],
+): void {
+  if (path === '') refuseOthersSpelling(options, { baseURL: 'baseUrl' });
+  for (const [name, value] of Object.entries(options)) {
+    if (value === undefined || known.includes(name) || alsoAccepted.includes(name)) continue;
     const near = closestName(name, known);
-    const envVar = path === '' ? (ENV as Record<string, string>)[near] : undefined;
-    const where = envVar ? ` (env ${envVar})` : '';
-    throw new WeftConfigError(
-      `${path}${name}`,
-      undefined,
-      `weft: ${owner} has no option \`${path}${name}\`; the closest it has is \`${path}${near}\`${where}.`,
-    );
+    const envVar = near !== undefined && path === '' ? (ENV as Record<string, string>)[near] : undefined;
+    const hint =
+      near !== undefined
+        ? `did you mean \`${path}${near}\`${envVar ? ` (env ${envVar})` : ''}?`
+        : `it takes ${known.map((option) => `\`${path}${option}\``).join(', ')}.`;
+    const subject = owner ? `${owner} has no option` : 'there is no option';
+    throw new WeftConfigError(`${path}${name}`, undefined, `weft: ${subject} \`${path}${name}\`; ${hint}`);
   }
 }
 
-/** The name of `known` closest to `name`: one containing it (`timeout`: `exitFlushTimeoutMillis`), else the fewest edits away. */
-function closestName(name: string, known: readonly string[]): string {
+/**
+ * The name of `known` that `name` is most likely a misspelling of: one that contains it or that it contains
+ * (`timeoutMillis`: `exitFlushTimeoutMillis`), else one a few edits away (`projct`: `project`). Undefined when none
+ * is near enough to suggest: a wrong suggestion sends the user further astray than none.
+ */
+function closestName(name: string, known: readonly string[]): string | undefined {
   const given = name.toLowerCase();
-  let best = known[0] ?? '';
+  let best: string | undefined;
   let bestScore = Number.POSITIVE_INFINITY;
   for (const candidate of known) {
     const lower = candidate.toLowerCase();
-    const contains = lower.includes(given) || given.includes(lower);
-    // A containing name comes before any edited one; among them, the nearest in length.
-    const score = contains ? Math.abs(lower.length - given.length) / 1000 : editDistance(given, lower);
+    const contains = Math.min(lower.length, given.length) >= 4 && (lower.includes(given) || given.includes(lower));
+    const edits = editDistance(given, lower);
+    if (!contains && edits > Math.max(2, Math.floor(lower.length / 3))) continue;
+    // A containing name comes before an edited one; among them, the nearest.
+    const score = contains ? Math.abs(lower.length - given.length) / 1000 : edits;
     if (score < bestScore) {
       best = candidate;
       bestScore = score;

@@ -1,5 +1,5 @@
 import { ENV, kindOf, refuseUnknownOptions, WeftConfigError } from '../config/index.js';
-import { CHAT_TRACING_OPTIONS, REGISTER_OPTION_NAMES, type RegisterOptions, SPAN_LIMIT_NAMES } from './options.js';
+import { CHAT_TRACING_OPTIONS, CLIENT_ONLY_OPTION_NAMES, REGISTER_OPTION_NAMES, type RegisterOptions, SPAN_LIMIT_NAMES } from './options.js';
 import { resolveFlushOnExit } from './pipeline-flushing.js';
 
 function refuse(option: string, expected: string, value: unknown, envVar?: string): never {
@@ -46,7 +46,7 @@ function refuseRoutingAttribute(name: string): void {
 /** OTel's span limits: each a whole number of 0 or more (Infinity for none), as the SDK reads them. */
 function checkSpanLimits(limits: unknown): void {
   if (!isPlainObject(limits)) refuse('spanLimits', `an object of span limits (${SPAN_LIMIT_NAMES.join(', ')})`, limits);
-  refuseUnknownOptions(limits, SPAN_LIMIT_NAMES, 'option `spanLimits`', 'spanLimits.');
+  refuseUnknownOptions(limits, SPAN_LIMIT_NAMES, '', 'spanLimits.');
   for (const [name, value] of Object.entries(limits)) {
     if (value === undefined || value === Number.POSITIVE_INFINITY || (Number.isInteger(value) && (value as number) >= 0)) continue;
     const got = typeof value === 'number' ? String(value) : kindOf(value);
@@ -64,7 +64,7 @@ function checkSpanLimits(limits: unknown): void {
 export function checkRegisterOptions(options: unknown): RegisterOptions {
   if (options === undefined) return {};
   if (!isPlainObject(options)) refuse('options', 'an object', options);
-  refuseUnknownOptions(options, REGISTER_OPTION_NAMES, 'register()');
+  refuseUnknownOptions(options, REGISTER_OPTION_NAMES, 'register()', '', CLIENT_ONLY_OPTION_NAMES);
   const { serviceName, resourceAttributes, instrumentations, spanProcessors, sampler, spanLimits, global, flushOnExit, logger } =
     options as Record<string, unknown>;
   if (serviceName !== undefined && typeof serviceName !== 'string') refuse('serviceName', 'a string', serviceName, 'OTEL_SERVICE_NAME');

@@ -1,6 +1,7 @@
 import type { DiagLogger } from '@opentelemetry/api';
 import type { Instrumentation } from '@opentelemetry/instrumentation';
 import type { Sampler, SpanLimits, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ClientOptions } from '../client/client.js';
 import type { ConnectionOptions } from '../config/index.js';
 import type { ChatTracingConfig } from '../instrumentation/index.js';
 
@@ -123,6 +124,21 @@ export const REGISTER_OPTION_NAMES = Object.keys({
   global: true,
   logger: true,
 } satisfies Record<Exclude<keyof RegisterOptions, keyof ExportOptions | (typeof CHAT_TRACING_OPTIONS)[number]>, true>);
+
+/**
+ * The options only `new Client()` reads. One config object often serves both the client and `register()` (or
+ * `weftSpanProcessor()`), which accept these and leave them to the client, rather than refuse them as unknown.
+ */
+export const CLIENT_ONLY_OPTION_NAMES = Object.keys({
+  inferenceBaseUrl: true,
+  trainingBaseUrl: true,
+  timeoutMs: true,
+  maxRetries: true,
+  backoff: true,
+  inferenceProjectHeader: true,
+  onRetry: true,
+  tracing: true,
+} satisfies Record<Exclude<keyof ClientOptions, keyof ExportOptions>, true>);
 
 /** Every setting of {@link BatchOptions}. */
 export const BATCH_OPTION_NAMES = Object.keys({

@@ -17,7 +17,7 @@ import { BoundedBatchProcessor } from './bounded-batch-processor.js';
 import { checkLogLevel, reportOnce } from '../diagnostics.js';
 import { rememberCredentialHeaders, rememberSecret } from '../secrets.js';
 import { createExportStats, type ExportStats } from './export-stats.js';
-import { BATCH_OPTION_NAMES, type BatchOptions, EXPORT_OPTION_NAMES, type ExportOptions } from './options.js';
+import { BATCH_OPTION_NAMES, type BatchOptions, CLIENT_ONLY_OPTION_NAMES, EXPORT_OPTION_NAMES, type ExportOptions } from './options.js';
 import { encodeTraceExport } from '../otlp/encode.js';
 import { cannotSendSynchronously, type LastSendTarget, sendSynchronously } from './last-send.js';
 import { createOtlpExporter, readExportResponse } from './otlp-exporter.js';
@@ -85,7 +85,7 @@ function resolveBatch(batch: BatchOptions = {}, env: Record<string, string | und
   if (batch === null || typeof batch !== 'object' || Array.isArray(batch)) {
     throw new WeftConfigError('batch', undefined, `weft: option \`batch\` must be an object of batch settings, got ${kindOf(batch)}.`);
   }
-  refuseUnknownOptions(batch, BATCH_OPTION_NAMES, 'option `batch`', 'batch.');
+  refuseUnknownOptions(batch, BATCH_OPTION_NAMES, '', 'batch.');
   // Each option wins over its variable, which wins over weft's default (lower than OTel's: spans of an LLM app are
   // few and large, and a developer wants to see them within a second).
   const setting = (option: keyof BatchOptions, envVar: string | undefined, fallback: number) => {
@@ -102,17 +102,25 @@ function resolveBatch(batch: BatchOptions = {}, env: Record<string, string | und
   };
 }
 
-/** The headers weft sets itself, and where to set what they carry: a second value would contradict weft's. */
-const WEFT_HEADERS: Record<string, string | undefined> = {
-  authorization: `weft sends the API key as \`Authorization: Bearer <key>\`; set it with the \`apiKey\` option (env ${ENV.apiKey})`,
-  project_id: `it routes spans, and weft sets it from the \`project\` option (env ${ENV.project}), as it does the resource's wandb.project; set the project there`,
+/**
+ * The headers weft sets itself, and where to set what they carry: a second value would contradict weft's. An
+ * `Authorization` of the app's own is sent when no API key is set (a service that wants another scheme, such as
+ * the Basic auth the reference suspects of the hosted trace service).
+ */
+const WEFT_HEADERS: Record<string, ((keySet: boolean) => string | undefined) | undefined> = {
+  authorization: (keySet) =>
+    keySet
+      ? `weft sends the API key as \`Authorization: Bearer <key>\`; with the \`apiKey\` option (env ${ENV.apiKey}) set, leave it to weft, or unset the key to send an Authorization of your own`
+      : undefined,
+  project_id: () =>
+    `it routes spans, and weft sets it from the \`project\` option (env ${ENV.project}), as it does the resource's wandb.project; set the project there`,
 };
 
 /**
  * The `headers` option, checked as Node would check them at every request: a name or value it refuses (a line
  * break, a non-ASCII character) would otherwise make every export fail. The value is never repeated in the message.
  */
-function checkHeaders(headers: unknown): Record<string, string> | undefined {
+function checkHeaders(headers: unknown, keySet: boolean): Record<string, string> | undefined {
   if (headers === undefined) return undefined;
   const refuse = (why: string): never => {
     throw new WeftConfigError('headers', undefined, `weft: option \`headers\` ${why}.`);
@@ -126,7 +134,7 @@ function checkHeaders(headers: unknown): Record<string, string> | undefined {
     }
     // Left out of the request, as OTel's merge does (a plain-JS app's unset variable).
     if (value === undefined) continue;
-    const own = WEFT_HEADERS[name.toLowerCase()];
+    const own = WEFT_HEADERS[name.toLowerCase()]?.(keySet);
     if (own) refuse(`must not set "${name}": ${own}`);
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
       refuse(`has a value for "${name}" that is not a string`);
@@ -174,7 +182,7 @@ function createSpanProcessor(options: ExportOptions): WeftSpanProcessor {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new WeftConfigError('options', undefined, `weft: the options of weftSpanProcessor() must be an object, got ${kindOf(options)}.`);
   }
-  refuseUnknownOptions(options, EXPORT_OPTION_NAMES, 'weftSpanProcessor()');
+  refuseUnknownOptions(options, EXPORT_OPTION_NAMES, 'weftSpanProcessor()', '', CLIENT_ONLY_OPTION_NAMES);
   checkLogLevel();
   const flushTimeout = resolveFlushTimeout(options.exitFlushTimeoutMillis);
   // Under OTEL_SDK_DISABLED the provider (NodeSDK's) never shuts it down: hooks would stay for the whole process.
@@ -246,7 +254,7 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
   // First, so that no warning below can quote it.
   rememberSecret(connection.apiKey, true);
   const batch = resolveBatch(options.batch);
-  const extraHeaders = checkHeaders(options.headers);
+  const extraHeaders = checkHeaders(options.headers, connection.apiKey !== undefined);
   // Kept out of every span and log line from now on, whoever set the pipeline up (register(), or an app's NodeSDK):
   // the API key, and a proxy's or gateway's credential among the headers.
   rememberCredentialHeaders(extraHeaders, true);

@@ -77,19 +77,25 @@ export function customAttributes(record: Readonly<Record<string, unknown>> | und
   return out;
 }
 
+/** The custom attribute keys of a span, or undefined when it has none (most spans): one pass over its keys. */
+export function customKeys(attributes: Attributes): string[] | undefined {
+  let keys: string[] | undefined;
+  for (const key in attributes) {
+    if (!key.startsWith(ATTR.customPrefix)) continue;
+    keys ??= [];
+    keys.push(key);
+  }
+  return keys;
+}
+
 /**
- * The call fields the trace service derives from a span's own keys, and the keys (or key prefixes) it derives
- * each from (reference trace-service.md §3.2). Custom attributes are merged into the same `attributes`.
+ * The call fields that key a call's token usage and cost, which the trace service derives from a span's own keys
+ * (reference trace-service.md §3.2: the usage key is `attributes.model`, else `attributes.model_parameters.model`),
+ * and the keys (or key prefixes) it derives each from. Custom attributes are merged into the same `attributes`.
  */
 const DERIVED_FROM: ReadonlyMap<string, readonly string[]> = new Map([
-  ['system', ['gen_ai.system', 'llm.system', 'gen_ai.system_instructions', 'system_prompt']],
-  ['kind', ['weave.span.kind', 'traceloop.span.kind', 'openinference.span.kind']],
   ['model', ['gen_ai.response.model', 'gen_ai.request.model', 'llm.model_name', 'ai.model.id']],
-  ['provider', ['llm.provider', 'ai.model.provider']],
   ['model_parameters', ['gen_ai.request', 'llm.invocation_parameters']],
-  ['agent', ['gen_ai.agent.name']],
-  ['tools', ['gen_ai.agent.tools']],
-  ['operation', ['gen_ai.operation.name']],
 ]);
 
 function hasAnyKey(attributes: Attributes, sources: readonly string[]): boolean {
@@ -102,21 +108,25 @@ function hasAnyKey(attributes: Attributes, sources: readonly string[]): boolean 
 }
 
 /**
- * Leaves out the custom attributes of one span that would stand in for a call field the trace service derives
- * from the span's own keys (see `DERIVED_FROM`): `withContext({ metadata: { model: 'v2' } })` around a chat
- * call would otherwise show `v2` as the model that answered, and key the call's token usage and cost by it. The
- * spans that set no such field (an op's) keep them. Changes `attributes` in place and returns the first key
- * left out, if any.
+ * Moves the custom attributes of one span that would stand in for a field keying its usage and cost (see
+ * `DERIVED_FROM`) to `<field>_custom`: `withContext({ metadata: { model: 'v2' } })` around a chat call would
+ * otherwise show `v2` as the model that answered, and key the call's token usage and cost by it. A span that sets no
+ * such field (an op's) keeps them as they are. Changes `attributes` and `custom` (its custom keys) in place and
+ * returns the first key moved, if any.
  */
-export function dropShadowingCustom(attributes: Attributes): string | undefined {
+export function moveShadowingCustom(attributes: Attributes, custom: string[]): string | undefined {
   let first: string | undefined;
-  // for…in, not Object.keys: this runs as every span ends, and most have no custom attribute at all.
-  for (const key in attributes) {
-    if (!key.startsWith(ATTR.customPrefix)) continue;
-    const dot = key.indexOf('.', ATTR.customPrefix.length);
-    const sources = DERIVED_FROM.get(key.slice(ATTR.customPrefix.length, dot === -1 ? undefined : dot));
+  for (let i = 0; i < custom.length; i++) {
+    const key = custom[i]!;
+    const rest = key.slice(ATTR.customPrefix.length);
+    const dot = rest.indexOf('.');
+    const field = dot === -1 ? rest : rest.slice(0, dot);
+    const sources = DERIVED_FROM.get(field);
     if (!sources || !hasAnyKey(attributes, sources)) continue;
+    const moved = `${ATTR.customPrefix}${field}_custom${dot === -1 ? '' : rest.slice(dot)}`;
+    if (!(moved in attributes)) attributes[moved] = attributes[key];
     delete attributes[key];
+    custom[i] = moved;
     first ??= key;
   }
   return first;
@@ -127,16 +137,11 @@ export function dropShadowingCustom(attributes: Attributes): string | undefined 
  * rejects the whole span when a key is both a value and the prefix of another key (reference trace-service.md
  * §3.1), such as `wandb.attributes.model` from `withContext()` metadata beside `wandb.attributes.model.version`
  * from an op. Each such value moves to `<key>._value` (dropped if that key is taken), so the call shows
- * `model: { _value, version }`. Changes `attributes` in place and returns the first key moved, if any.
- * Only `wandb.attributes.` keys are looked at; a span with fewer than two of them costs one pass over its keys.
+ * `model: { _value, version }`. `custom` lists the span's custom keys ({@link customKeys}). Changes `attributes` in
+ * place and returns the first key moved, if any.
  */
-export function separateCustomPaths(attributes: Attributes): string | undefined {
-  let count = 0;
-  for (const key in attributes) {
-    if (key.startsWith(ATTR.customPrefix)) count++;
-  }
-  if (count < 2) return undefined;
-  const custom = Object.keys(attributes).filter((key) => key.startsWith(ATTR.customPrefix));
+export function separateCustomPaths(attributes: Attributes, custom: readonly string[]): string | undefined {
+  if (custom.length < 2) return undefined;
   const prefixes = new Set<string>();
   for (const key of custom) {
     for (let dot = key.indexOf('.', ATTR.customPrefix.length); dot !== -1; dot = key.indexOf('.', dot + 1)) {
@@ -145,7 +150,7 @@ export function separateCustomPaths(attributes: Attributes): string | undefined 
   }
   let first: string | undefined;
   for (const key of custom) {
-    if (!prefixes.has(key)) continue;
+    if (!prefixes.has(key) || !(key in attributes)) continue;
     const value = attributes[key];
     delete attributes[key];
     const moved = `${key}._value`;

@@ -1,6 +1,6 @@
 import { type AttributeValue, type Context, propagation, trace } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { ATTR, dropShadowingCustom, separateCustomPaths } from './attributes.js';
+import { ATTR, customKeys, moveShadowingCustom, separateCustomPaths } from './attributes.js';
 import { BAGGAGE_KEYS, scopeOf } from './context.js';
 import { reportTracingFailure } from './failures.js';
 import { reportOnce } from '../diagnostics.js';
@@ -22,8 +22,8 @@ export interface WeftContextSpanProcessorOptions {
  * `wandb.is_turn`. A GenAI span (one with `gen_ai.operation.name`, from weft or another instrumentation) also
  * gets the thread as `gen_ai.conversation.id`, the conventions' name for it. As a span ends, a custom attribute
  * that is also the prefix of another (`wandb.attributes.model` and `wandb.attributes.model.version`, which the
- * trace service rejects the whole span for) moves to `<key>._value`, and one named like a field the service
- * derives from the span itself (a custom `model` on a chat span) is left out. `register()` installs it first in its
+ * trace service rejects the whole span for) moves to `<key>._value`, and a custom `model` on a span that has a model
+ * of its own (a chat span) moves to `model_custom`. `register()` installs it first in its
  * pipeline; add it yourself to a provider of your own, before the processor that exports.
  *
  * @example
@@ -103,24 +103,26 @@ function setConversationId(span: Span, threadId: AttributeValue | undefined): vo
 }
 
 /**
- * Leaves out custom attributes that would stand in for a field the trace service derives from the span itself,
- * and moves those whose paths conflict; says so once of each (see {@link dropShadowingCustom} and
- * {@link separateCustomPaths}).
+ * Moves custom attributes that would stand in for the field keying a call's usage (its model), and those whose
+ * paths conflict; says so once of each (see {@link moveShadowingCustom} and {@link separateCustomPaths}). A span
+ * with no custom attribute, most of them, costs one pass over its keys.
  */
 function separatePaths(span: ReadableSpan): void {
   try {
-    const left = dropShadowingCustom(span.attributes);
-    if (left !== undefined) {
-      const field = left.slice(ATTR.customPrefix.length).split('.')[0];
+    const custom = customKeys(span.attributes);
+    if (custom === undefined) return;
+    const shadowing = moveShadowingCustom(span.attributes, custom);
+    if (shadowing !== undefined) {
+      const field = shadowing.slice(ATTR.customPrefix.length).split('.')[0];
       reportOnce(
         'tracing-attribute-shadowing',
-        `span "${span.name}": custom attribute "${left}" was left out of this span: the trace service derives the ` +
-          `call's "${field}" from the span's own attributes, and a custom "${field}" would take its place (a chat ` +
-          "call's model keys its token usage and cost). Spans that do not set it keep it; use another key to keep " +
-          'it everywhere (this is reported once).',
+        `span "${span.name}": custom attribute "${shadowing}" was moved to "${ATTR.customPrefix}${field}_custom" on ` +
+          `this span: the trace service takes the call's "${field}" from the span itself and keys its token usage and ` +
+          `cost by it, which a custom "${field}" would replace. Spans that set no ${field} keep it as it is (this is ` +
+          'reported once).',
       );
     }
-    const moved = separateCustomPaths(span.attributes);
+    const moved = separateCustomPaths(span.attributes, custom);
     if (moved === undefined) return;
     reportOnce(
       'tracing-attribute-paths',

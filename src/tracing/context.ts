@@ -1,6 +1,7 @@
 import { type Attributes, type Context, createContextKey, propagation } from '@opentelemetry/api';
 import { ATTR, customAttributes, readAsJson, toAttributeValue } from './attributes.js';
 import { reportTracingFailure } from './failures.js';
+import { reportOnce } from '../diagnostics.js';
 import { activeContext, withActiveContext } from './active-context.js';
 
 /**
@@ -80,8 +81,9 @@ function scopeAttributes(values: Readonly<WeftContext>): Attributes {
   set(ATTR.threadId, values.threadId);
   set(ATTR.userId, values.userId);
   set(ATTR.sessionId, values.sessionId);
-  set(ATTR.customUserId, values.userId);
-  set(ATTR.customSessionId, values.sessionId);
+  // Metadata of the same name, the app's own, wins.
+  if (!(ATTR.customUserId in attributes)) set(ATTR.customUserId, values.userId);
+  if (!(ATTR.customSessionId in attributes)) set(ATTR.customSessionId, values.sessionId);
   return attributes;
 }
 
@@ -105,22 +107,29 @@ function checkString(value: unknown, option: string): void {
   }
 }
 
-function checkThreadId(value: string | undefined): void {
+/**
+ * The thread id to record: a string the trace service would read as JSON (it parses one that starts with `[` or
+ * `{`) would give the call an object where it needs a string. Thread ids often come from outside (a conversation
+ * id), so that one is left out, said once, and the app's code runs as it would.
+ */
+function recordableThreadId(value: string | undefined): string | undefined {
   checkString(value, 'threadId');
-  if (value !== undefined && readAsJson(value)) {
-    throw new TypeError(
-      'weft: withContext() option `threadId` must not be JSON text: the trace service reads a string that starts ' +
-        'with "[" or "{" as JSON, and a thread id must be a string. Use an id such as "conversation-42".',
-    );
-  }
+  if (value === undefined || !readAsJson(value)) return value;
+  reportOnce(
+    'tracing-thread-id-json',
+    'withContext()/withThread(): a thread id that is JSON text was left out: the trace service reads a string that ' +
+      'starts with "[" or "{" as JSON, and a thread id must be a string. Use an id such as "conversation-42" ' +
+      '(this is reported once).',
+  );
+  return undefined;
 }
 
 /** The context with `values` entered over the active scope (and baggage, when asked). */
 function contextWith(values: WeftContext, base: Context = activeContext()): Context {
-  checkThreadId(values.threadId);
+  const threadId = recordableThreadId(values.threadId);
   checkString(values.userId, 'userId');
   checkString(values.sessionId, 'sessionId');
-  const merged = Object.freeze(merge(scopeOf(base)?.values, { ...values, metadata: readableMetadata(values.metadata) }));
+  const merged = Object.freeze(merge(scopeOf(base)?.values, { ...values, threadId, metadata: readableMetadata(values.metadata) }));
   const scope: ContextScope = { values: merged, attributes: scopeAttributes(merged), turn: merged.turn === true };
   let ctx = base.setValue(SCOPE_KEY, scope);
   if (merged.baggage) ctx = withBaggage(ctx, merged);

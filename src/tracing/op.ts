@@ -1,5 +1,6 @@
 import type { Attributes } from '@opentelemetry/api';
 import { ATTR, customAttributes, readAsJson } from './attributes.js';
+import { reportOnce } from '../diagnostics.js';
 import { type ParameterList, parameterList } from './parameter-names.js';
 import { type ContentOptions, checkContentOptions } from './settings.js';
 import { type CallPlan, runTraced } from './traced-call.js';
@@ -55,7 +56,8 @@ export function callPlan(name: string, options: TraceOptions | undefined): CallP
   checkContentOptions(options);
   const attributes: Attributes = customAttributes(options?.attributes);
   if (options?.kind) attributes[ATTR.kind] = options.kind;
-  if (options?.displayName !== undefined) attributes[ATTR.displayName] = checkedDisplayName(options.displayName);
+  const displayName = recordableDisplayName(options?.displayName);
+  if (displayName !== undefined) attributes[ATTR.displayName] = displayName;
   const content =
     options && (options.captureContent !== undefined || options.redactContent || options.maxAttributeLength !== undefined)
       ? {
@@ -67,17 +69,21 @@ export function callPlan(name: string, options: TraceOptions | undefined): CallP
   return { name, attributes, content };
 }
 
-function checkedDisplayName(name: unknown): string {
-  if (typeof name !== 'string' || name === '') {
-    throw new TypeError(`weft: option \`displayName\` must be a non-empty string, got ${name === '' ? 'an empty string' : typeof name}.`);
-  }
-  if (readAsJson(name)) {
-    throw new TypeError(
-      'weft: option `displayName` must not be JSON text: the trace service reads a string that starts with "[" or ' +
-        '"{" as JSON, and a display name must be a string.',
-    );
-  }
-  return name;
+/**
+ * The display name to record, if any: `''` and `null` are none, as an unset option. One the trace service would
+ * read as JSON (a string that starts with `[` or `{`) would give the call an object where it needs a string: it is
+ * left out, and said once.
+ */
+function recordableDisplayName(name: unknown): string | undefined {
+  if (name === undefined || name === null || name === '') return undefined;
+  if (typeof name !== 'string') throw new TypeError(`weft: option \`displayName\` must be a string, got ${typeof name}.`);
+  if (!readAsJson(name)) return name;
+  reportOnce(
+    'tracing-display-name-json',
+    'option `displayName`: a display name that is JSON text was left out: the trace service reads a string that ' +
+      'starts with "[" or "{" as JSON, and a display name must be a string (this is reported once).',
+  );
+  return undefined;
 }
 
 /** `{ question: 'hi', k: 3 }` from the parameter names and the arguments; unnamed ones become `argN`. */

@@ -78,7 +78,7 @@ class Handle implements SpanHandle {
       if (typeof name === 'string' && readAsJson(name)) {
         reportOnce(
           'tracing-display-name-json',
-          'setDisplayName(): a display name that is JSON text was left unset: the trace service reads a string that ' +
+          'setDisplayName(): a display name that is JSON text was left out: the trace service reads a string that ' +
             'starts with "[" or "{" as JSON, and a display name must be a string (this is reported once).',
         );
         return;

@@ -33,6 +33,8 @@ describe('the examples', () => {
       WEFT_BASE_URL: dev.url,
       WEFT_INFERENCE_BASE_URL: dev.v1Url,
       WEFT_PROJECT: 'me/quickstart',
+      // An OpenAI user's environment: openai would send it as OpenAI-Project, which the service refuses (401).
+      OPENAI_PROJECT_ID: 'proj_abc123',
     });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('plain:    6 * 7 = 42.');

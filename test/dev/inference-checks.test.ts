@@ -27,7 +27,8 @@ describe('weft dev: the inference service serves only the models it lists', () =
   it('answers every model it lists, and a LoRA artifact URI', async () => {
     const client = await openai();
     const listed = (await client.models.list()).data.map((m) => m.id);
-    for (const model of [...listed, 'wandb-artifact:///team/proj/agent:step3']) {
+    // A LoRA artifact URI, with three slashes or with two as the training docs write it.
+    for (const model of [...listed, 'wandb-artifact:///team/proj/agent:step3', 'wandb-artifact://team/proj/agent:step25']) {
       expect((await client.chat.completions.create({ model, messages })).model).toBe(model);
     }
   });

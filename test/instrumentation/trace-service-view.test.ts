@@ -159,20 +159,19 @@ describe('openai pointed at weft dev’s inference service, which sends usage un
 });
 
 describe('a chat call in a withContext() scope, as the trace service reads it', () => {
-  it('keeps its own model, usage key and operation when the metadata has those names; the op around it keeps them', async () => {
+  it('keeps its own model and usage key when the metadata has a model; the op around it keeps the metadata as it is', async () => {
     const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'sk-view-test-000000', maxRetries: 0 });
     const grade = op(async function grade_in_scope() {
       return client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'grade this' }] });
     });
-    await withContext(
-      { userId: 'user-42', sessionId: 'session-7', metadata: { model: 'my-eval-model', operation: 'grading', plan: 'pro' } },
-      () => grade(),
+    await withContext({ userId: 'user-42', sessionId: 'session-7', metadata: { model: 'my-eval-model', plan: 'pro' } }, () =>
+      grade(),
     );
     const all = await calls();
     const opCall = all.find((c) => c.op_name.includes('/op/grade_in_scope:'));
     const chat = all.find((c) => c.op_name.includes('/op/chat_gpt-4o-mini:') && c.attributes.plan === 'pro');
-    expect(opCall?.attributes).toMatchObject({ model: 'my-eval-model', operation: 'grading', plan: 'pro' });
-    expect(chat?.attributes).toMatchObject({ model: 'gpt-4o-mini-2024-07-18', operation: 'chat', plan: 'pro' });
+    expect(opCall?.attributes).toMatchObject({ model: 'my-eval-model', plan: 'pro' });
+    expect(chat?.attributes).toMatchObject({ model: 'gpt-4o-mini-2024-07-18', model_custom: 'my-eval-model', operation: 'chat', plan: 'pro' });
     expect(chat?.summary?.usage).toEqual({ 'gpt-4o-mini-2024-07-18': { input_tokens: 12, output_tokens: 3, total_tokens: 15 } });
     // user.id and session.id, which the service does not read, also as custom attributes, which it shows.
     for (const call of [opCall, chat]) expect(call?.attributes).toMatchObject({ user_id: 'user-42', session_id: 'session-7' });

@@ -48,19 +48,34 @@ describe('OTEL_BSP_SCHEDULE_DELAY=0, which OTel takes as "export at once"', () =
   });
 });
 
-describe('register() refuses an option it does not have, naming the closest it has', () => {
+describe('register() refuses an option it does not have, suggesting the one meant', () => {
   const cases: [Record<string, unknown>, string, string][] = [
-    [{ projct: 'a/b' }, 'projct', '`project` (env WEFT_PROJECT)'],
-    [{ timeout: 5 }, 'timeout', '`exitFlushTimeoutMillis`'],
-    [{ samplr: new AlwaysOnSampler() }, 'samplr', '`sampler`'],
-    [{ batch: { delay: 5 } }, 'batch.delay', '`batch.scheduledDelayMillis`'],
-    [{ spanLimits: { attributeLengthLimit: 5 } }, 'spanLimits.attributeLengthLimit', '`spanLimits.attributeValueLengthLimit`'],
+    [{ projct: 'a/b' }, 'projct', 'did you mean `project` (env WEFT_PROJECT)?'],
+    [{ timeoutMillis: 5 }, 'timeoutMillis', 'did you mean `exitFlushTimeoutMillis`?'],
+    [{ samplr: new AlwaysOnSampler() }, 'samplr', 'did you mean `sampler`?'],
+    [{ batch: { delay: 5 } }, 'batch.delay', 'did you mean `batch.scheduledDelayMillis`?'],
+    [{ spanLimits: { attributeLengthLimit: 5 } }, 'spanLimits.attributeLengthLimit', 'did you mean `spanLimits.attributeValueLengthLimit`?'],
+    // Nothing near: the options it takes, not a wrong guess.
+    [{ x: 1 }, 'x', 'it takes `apiKey`, `project`, `baseUrl`'],
   ];
-  it.each(cases)('%j', (options, option, closest) => {
+  it.each(cases)('%j', (options, option, hint) => {
     const error = configError(() => register(options as RegisterOptions));
     expect(error.option).toBe(option);
     expect(error.message).toContain(`no option \`${option}\``);
-    expect(error.message).toContain(`the closest it has is ${closest}`);
+    expect(error.message).toContain(hint);
+  });
+
+  it("gives openai's spelling its own message", () => {
+    const error = configError(() => register({ baseURL: 'http://127.0.0.1:1' } as RegisterOptions));
+    expect(error.message).toContain("there is no option `baseURL`; weft's is `baseUrl` (env WEFT_BASE_URL)");
+  });
+
+  it('takes an option set to undefined as not given, and the options of new Client() in a shared config object', async () => {
+    const shared = { project: 'acme/guards', inferenceBaseUrl: 'http://127.0.0.1:1/v1', timeoutMs: 5_000, maxRetries: 1 };
+    const handle = await startWith({ ...shared, timeout: undefined } as RegisterOptions);
+    expect(handle.project).toBe('acme/guards');
+    const processor = weftSpanProcessor({ ...shared, flushOnExit: false } as Record<string, unknown>);
+    await processor.shutdown();
   });
 
   it('and so does weftSpanProcessor()', () => {
@@ -133,16 +148,25 @@ describe('routing set in two places is refused, pointing to the `project` and `a
     ['project_id', '`project` option (env WEFT_PROJECT)'],
     ['authorization', '`apiKey` option (env WEFT_API_KEY)'],
     ['Authorization', '`apiKey` option (env WEFT_API_KEY)'],
-  ])('headers["%s"]', (name, pointer) => {
+  ])('headers["%s"], beside an API key', (name, pointer) => {
+    const apiKey = 'test-key-0123456789';
     for (const run of [
-      () => register({ headers: { [name]: 'other/proj' }, ...QUIET }),
-      () => weftSpanProcessor({ headers: { [name]: 'other/proj' }, flushOnExit: false }),
+      () => register({ apiKey, headers: { [name]: 'other/proj' }, ...QUIET }),
+      () => weftSpanProcessor({ apiKey, headers: { [name]: 'other/proj' }, flushOnExit: false }),
     ]) {
       const error = configError(run);
       expect(error.option).toBe('headers');
       expect(error.message).toContain(`must not set "${name}"`);
       expect(error.message).toContain(pointer);
     }
+  });
+
+  it('sends an Authorization of the app\'s own when no API key is set (a service that wants another scheme)', async () => {
+    delete process.env.WEFT_API_KEY;
+    const handle = await startWith({ headers: { Authorization: 'Basic YXBpOnRlc3Qta2V5' } });
+    handle.tracerProvider.getTracer('t').startSpan('basic-auth').end();
+    await handle.forceFlush();
+    expect(receiver?.requests[0]?.headers.authorization).toBe('Basic YXBpOnRlc3Qta2V5');
   });
 
   it('leaves the resource, the header and the handle agreeing on one project', async () => {

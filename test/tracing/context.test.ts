@@ -82,6 +82,15 @@ describe('withContext()', () => {
     }
   });
 
+  it('records the user and session as custom attributes too, unless the metadata has its own of those names', async () => {
+    const spans = await h.capture(async () => {
+      await withContext({ userId: 'alice', sessionId: 's-1' }, () => withSpan('plainUser', () => 1));
+      await withContext({ userId: 'alice', metadata: { user_id: 'internal-7' } }, () => withSpan('ownUserId', () => 1));
+    });
+    expect(named(spans, 'plainUser').attributes).toMatchObject({ 'wandb.attributes.user_id': 'alice', 'wandb.attributes.session_id': 's-1' });
+    expect(named(spans, 'ownUserId').attributes).toMatchObject({ 'user.id': 'alice', 'wandb.attributes.user_id': 'internal-7' });
+  });
+
   it('merges nested scopes: inner values win, metadata merges, tags add up', async () => {
     let seen: unknown;
     const spans = await h.capture(() =>
@@ -167,10 +176,15 @@ describe('withContext()', () => {
     expect(() => withThread('', () => 1)).toThrow(/threadId/);
   });
 
-  it('rejects a thread id the trace service would read as JSON, and keeps one that only starts like it', async () => {
-    expect(() => withThread('{"user":1,"conversation":2}', () => 1)).toThrow(/`threadId` must not be JSON text/);
-    expect(() => withContext({ threadId: '[1, 2]' }, () => 1)).toThrow(TypeError);
-    const spans = await h.capture(() => withThread('[draft] conversation 12', () => inner()));
+  it('leaves out a thread id the trace service would read as JSON, runs the code all the same, and keeps one that only starts like it', async () => {
+    const spans = await h.capture(async () => {
+      expect(await withThread('{"user":1,"conversation":2}', () => withSpan('jsonThread', () => 'ran'))).toBe('ran');
+      await withContext({ threadId: '[1, 2]', userId: 'u' }, () => withSpan('jsonThreadWithUser', () => 1));
+      await withThread('[draft] conversation 12', () => inner());
+    });
+    expect(named(spans, 'jsonThread').attributes).not.toHaveProperty('wandb.thread_id');
+    expect(named(spans, 'jsonThreadWithUser').attributes).not.toHaveProperty('wandb.thread_id');
+    expect(named(spans, 'jsonThreadWithUser').attributes['user.id']).toBe('u');
     expect(named(spans, 'inner').attributes['wandb.thread_id']).toBe('[draft] conversation 12');
   });
 });

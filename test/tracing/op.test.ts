@@ -188,10 +188,18 @@ describe('op()', () => {
     expect(named(spans, 'silent').status).toEqual({ code: SpanStatusCode.ERROR, message: 'TypeError' });
   });
 
-  it('refuses a display name that is not text, or that the trace service would read as JSON', () => {
-    expect(() => op(function a() {}, { displayName: '[1, 2]' })).toThrow(/`displayName` must not be JSON text/);
-    expect(() => op(function b() {}, { displayName: 42 as unknown as string })).toThrow(/`displayName` must be a non-empty string, got number/);
-    expect(() => withSpan('c', () => 1, { displayName: '{"step":1}' })).toThrow(TypeError);
+  it('leaves out a display name the trace service would read as JSON, takes an empty one as none, and refuses one that is not text', async () => {
+    const jsonNamed = op(function jsonNamed() {}, { displayName: '[1, 2]' });
+    const emptyNamed = op(function emptyNamed() {}, { displayName: '' });
+    const spans = await h.capture(() => {
+      jsonNamed();
+      emptyNamed();
+      withSpan('blockJsonNamed', () => 1, { displayName: '{"step":1}' });
+    });
+    for (const name of ['jsonNamed', 'emptyNamed', 'blockJsonNamed']) {
+      expect(named(spans, name).attributes).not.toHaveProperty('wandb.display_name');
+    }
+    expect(() => op(function b() {}, { displayName: 42 as unknown as string })).toThrow(/`displayName` must be a string, got number/);
   });
 
   it('leaves a JSON display name set through the span handle unset, without failing the call', async () => {

@@ -143,13 +143,12 @@ void client.inference.chat.completions.create(
 const noStream: false | undefined = flag ? false : undefined;
 const plainRequest: ChatCompletionCreateParamsNonStreaming = { model: 'm', messages: [], stream: noStream };
 void client.inference.chat.completions.create(plainRequest);
-// A misspelt field is a type error, not a field the service would silently ignore; vLLM's own fields are named.
-// @ts-expect-error: `max_token` is not a field of the request
-void client.inference.chat.completions.create({ model: 'm', messages: [], max_token: 5 });
+// vLLM's documented fields are named (with their types), and any other passes, as both services take it.
 void client.inference.chat.completions.create({ model: 'm', messages: [], top_k: count, cache_salt: text, reasoning_effort: 'low' });
+void client.inference.chat.completions.create({ model: 'm', messages: [], guided_json: { type: 'object' }, metadata: { run: '1' } });
+// @ts-expect-error: a named field keeps its type
+void client.inference.chat.completions.create({ model: 'm', messages: [], top_k: 'forty' });
 void client.training.chat.completions.create({ model: 'm', messages: [], min_p: count, include_reasoning: flag });
-// @ts-expect-error: `retrun_existing` is not a field of the request
-void client.training.models.create({ project: 'p', name: 'n', base_model: 'b', retrun_existing: true });
 void client.training.models.create({ project: 'p', name: 'n', base_model: 'b', entity: text, return_existing: flag });
 void client.training.models.checkpoints.list('model', { after: text, limit: count, order: undefined });
 void client.training.jobs.createRl({

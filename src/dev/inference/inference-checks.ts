@@ -23,16 +23,20 @@ export function checkProjectHeader(req: IncomingMessage): void {
     const value = req.headers[key];
     if (value === undefined) continue;
     if (typeof value === 'string' && TEAM_SLASH_PROJECT.test(value.trim())) continue;
+    // openai sends OPENAI_PROJECT_ID there unasked: an OpenAI project id (`proj_…`), which names no project here.
+    const fromOpenAI = key === 'openai-project' ? ' The openai package sends the OPENAI_PROJECT_ID variable as this header: unset it, or pass `project: null` to the client.' : '';
     throw new HttpError(
       401,
-      `Authentication failed: the ${name} header must be "<team>/<project>" (e.g. "my-team/my-project"), the project that usage is attributed to; leave it out to use your default project.`,
+      `Authentication failed: the ${name} header must be "<team>/<project>" (e.g. "my-team/my-project"), the project that usage is attributed to; leave it out to use your default project.${fromOpenAI}`,
       { code: 'invalid_project' },
     );
   }
 }
 
-// A LoRA served from a W&B artifact (reference §2.2): `wandb-artifact:///<team>/<project>/<name>[:<alias or version>]`.
-const ARTIFACT_MODEL = /^wandb-artifact:\/\/\/[^/:\s]+\/[^/:\s]+\/[^/:\s]+(?::[^/:\s]+)?$/;
+// A LoRA served from a W&B artifact (reference §2.2 and §1.8): `wandb-artifact:///<team>/<project>/<name>[:<alias>]`,
+// or with two slashes, as the training docs write it. The reference has model names treated as opaque strings: any
+// artifact URI is taken.
+const ARTIFACT_MODEL = /^wandb-artifact:\/\/\S+$/;
 
 /**
  * Refuses a model the service does not serve with a 404 naming it, the answer of OpenAI-compatible servers

@@ -25,6 +25,9 @@ describe('errors of the client in an app that loads both builds of weft (ES modu
       'require.WeftConnectionError': false,
       configError: true,
       plainObject: false,
+      objectWithLineage: false,
+      baseAsSubclass: false,
+      subclassAsBase: true,
       copiesDiffer: true,
     });
   });

@@ -1,8 +1,8 @@
 /**
  * Wire types of the chat-completions format shared by the inference and training services (spec part 2 C, and
- * the reference §1.8 and §2.2–2.4). Both hosts accept fields beyond the ones listed, so the nested objects keep an
- * open `[k: string]: unknown` passthrough; the request itself names its fields (see {@link VllmSamplingParams}), so
- * that a misspelt one is a type error. Ids and model names stay plain strings.
+ * the reference §1.8 and §2.2–2.4). Both hosts accept fields beyond the ones listed, so every object type keeps
+ * an open `[k: string]: unknown` passthrough, as the reference advises; the documented vLLM extras are named too
+ * (see {@link VllmSamplingParams}). Ids and model names stay plain strings.
  */
 
 /** A text part of a message's content. */
@@ -112,10 +112,8 @@ export interface ChatStreamOptions {
 
 /**
  * The vLLM options both services' chat endpoints accept beyond OpenAI's format (reference §1.8, the training
- * host's schema; the inference host is served the same way). The services take fields beyond these too
- * (`additionalProperties`), but a request type open to any field would let a misspelt one (`max_token`) through
- * unchecked, to be ignored by the service: a field not named here goes through a type assertion
- * (`{ ...body, new_field: 1 } as ChatCompletionCreateParams`).
+ * host's schema; the inference host is served the same way), named so that an editor offers them and checks their
+ * types. Other fields pass too (the request's open index).
  */
 export interface VllmSamplingParams {
   top_k?: number | undefined;
@@ -180,6 +178,11 @@ export interface ChatCompletionCreateParamsBase extends VllmSamplingParams {
   user?: string | undefined;
   stream?: boolean | null | undefined;
   stream_options?: ChatStreamOptions | null | undefined;
+  /**
+   * Fields beyond those named pass as they are: both hosts take them (`additionalProperties`, reference §1.8 and
+   * §3), and a newer OpenAI or vLLM field must not need a new weft.
+   */
+  [k: string]: unknown;
 }
 
 /** A request that returns one `chat.completion` object. */

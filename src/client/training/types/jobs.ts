@@ -32,14 +32,12 @@ export interface ExperimentalTrainingConfig {
   [k: string]: unknown;
 }
 
-/**
- * The body of `POST /preview/training-jobs` (an RL job). Closed to other fields, so that a misspelt one is a type
- * error; the service's evolving knobs go in `experimental_config`, which stays open.
- */
+/** The body of `POST /preview/training-jobs` (an RL job). */
 export interface CreateRlJobParams {
   model_id: string;
   trajectory_groups: TrajectoryGroup[];
   experimental_config?: ExperimentalTrainingConfig | null | undefined;
+  [k: string]: unknown;
 }
 
 /** Settings of an SFT job. */
@@ -50,13 +48,14 @@ export interface SftTrainingConfig {
   [k: string]: unknown;
 }
 
-/** The body of `POST /preview/sft-training-jobs`. Closed to other fields, so that a misspelt one is a type error. */
+/** The body of `POST /preview/sft-training-jobs`. */
 export interface CreateSftJobParams {
   model_id: string;
   /** A W&B artifact with the training data, e.g. `wandb-artifact:///entity/project/dataset:v0`. */
   training_data_url: string;
   config?: SftTrainingConfig | null | undefined;
   experimental_config?: Record<string, unknown> | null | undefined;
+  [k: string]: unknown;
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Wire types of the training service's model endpoints (reference §1.2). */
 
-/** The body of `POST /preview/models`. Closed to other fields, so that a misspelt one is a type error. */
+/** The body of `POST /preview/models`. */
 export interface ModelCreateParams {
   /** Team or user; when null or absent the API key's default entity is used. */
   entity?: string | null | undefined;
@@ -11,6 +11,7 @@ export interface ModelCreateParams {
   base_model: string;
   /** Return the model of the same name if it exists, instead of failing. Default false. */
   return_existing?: boolean | undefined;
+  [k: string]: unknown;
 }
 
 /** A trainable model (a LoRA over a base model). */
