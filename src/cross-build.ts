@@ -6,11 +6,19 @@
  */
 const LINEAGE = Symbol.for('weft.error.lineage');
 
+/** weft's own error classes: an app's subclass is matched by the prototype chain alone, never by its name. */
+const OWN = new WeakSet<Function>();
+
+/** Marks `classes` as weft's own, whose instances of the other build match them by name. */
+export function ownErrorClasses(...classes: Function[]): void {
+  for (const ctor of classes) OWN.add(ctor);
+}
+
 /** Marks `error` with the names of its classes, from its own (`newTarget`) up to the built-in `Error`. */
 export function markLineage(error: Error, newTarget: Function): void {
   const names: string[] = [];
   for (let ctor: Function | null = newTarget; ctor && ctor !== Error && ctor !== Function.prototype; ctor = Object.getPrototypeOf(ctor)) {
-    names.push(ctor.name);
+    if (OWN.has(ctor)) names.push(ctor.name);
   }
   // Not enumerable: util.inspect and JSON leave it out.
   Object.defineProperty(error, LINEAGE, { value: names });
@@ -19,8 +27,8 @@ export function markLineage(error: Error, newTarget: Function): void {
 /** Whether `value` is an instance of `ctor`, in this copy of weft or in the other. */
 export function isInstanceAcrossBuilds(ctor: Function, value: unknown): boolean {
   if (Function.prototype[Symbol.hasInstance].call(ctor, value)) return true;
-  // Only an Error of the other copy carries a lineage: a plain object that copied the key is not one.
-  if (!(value instanceof Error)) return false;
+  // Only weft's own classes match by name, and only an Error of the other copy carries a lineage.
+  if (!OWN.has(ctor) || !(value instanceof Error)) return false;
   const lineage = (value as { [LINEAGE]?: unknown })[LINEAGE];
   return Array.isArray(lineage) && lineage.includes(ctor.name);
 }

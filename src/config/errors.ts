@@ -1,4 +1,4 @@
-import { isInstanceAcrossBuilds, markLineage } from '../cross-build.js';
+import { isInstanceAcrossBuilds, markLineage, ownErrorClasses } from '../cross-build.js';
 
 /**
  * Thrown when an option or environment variable has a value weft cannot use.
@@ -27,3 +27,5 @@ export class WeftConfigError extends Error {
     return isInstanceAcrossBuilds(this, value);
   }
 }
+
+ownErrorClasses(WeftConfigError);

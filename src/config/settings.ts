@@ -81,12 +81,15 @@ export function refuseOthersSpelling(options: object, spellings: Readonly<Record
   }
 }
 
+/** `openai`'s names of options weft spells otherwise, by weft's spelling. */
+const OPENAI_SPELLINGS = { baseURL: 'baseUrl', inferenceBaseURL: 'inferenceBaseUrl', trainingBaseURL: 'trainingBaseUrl', timeout: 'timeoutMs' };
+
 /**
  * Refuses an option `owner` (`register()`, `weftSpanProcessor()`, `batch`) does not have: plain JavaScript, or an
  * object typed loosely, would leave a misspelt option (`projct`) unread, and the app would run on defaults without
  * a word (`owner` is empty for a nested object, whose `path` prefixes the option's name: `batch.`). An option set
  * to `undefined` counts as not given, as everywhere in weft, and `alsoAccepted` names options read elsewhere (the
- * client's, in a config object shared with `new Client()`). `openai`'s `baseURL` gets its own message first.
+ * client's, in a config object shared with `new Client()`). `openai`'s spellings get their own message first.
  */
 export function refuseUnknownOptions(
   options: object,
@@ -95,10 +98,11 @@ export function refuseUnknownOptions(
   path = '',
   alsoAccepted: readonly string[] = [],
 ): void {
-  if (path === '') refuseOthersSpelling(options, { baseURL: 'baseUrl' });
+  if (path === '') refuseOthersSpelling(options, OPENAI_SPELLINGS);
+  const candidates = [...known, ...alsoAccepted];
   for (const [name, value] of Object.entries(options)) {
-    if (value === undefined || known.includes(name) || alsoAccepted.includes(name)) continue;
-    const near = closestName(name, known);
+    if (value === undefined || candidates.includes(name)) continue;
+    const near = closestName(name, candidates);
     const envVar = near !== undefined && path === '' ? (ENV as Record<string, string>)[near] : undefined;
     const hint =
       near !== undefined
@@ -110,27 +114,40 @@ export function refuseUnknownOptions(
 }
 
 /**
- * The name of `known` that `name` is most likely a misspelling of: one that contains it or that it contains
- * (`timeoutMillis`: `exitFlushTimeoutMillis`), else one a few edits away (`projct`: `project`). Undefined when none
- * is near enough to suggest: a wrong suggestion sends the user further astray than none.
+ * The name of `known` that `name` is most likely a misspelling of: one a letter away (`timeoutMS`: `timeoutMs`), one
+ * that contains it (`timeoutMillis`: `exitFlushTimeoutMillis`), else one a few edits away (`projct`: `project`).
+ * Undefined when none is near enough, or two are as near: a wrong suggestion sends the user further astray than none.
  */
 function closestName(name: string, known: readonly string[]): string | undefined {
   const given = name.toLowerCase();
   let best: string | undefined;
   let bestScore = Number.POSITIVE_INFINITY;
+  let tied = false;
   for (const candidate of known) {
     const lower = candidate.toLowerCase();
-    const contains = Math.min(lower.length, given.length) >= 4 && (lower.includes(given) || given.includes(lower));
+    // Containing it, or its letters in order with some left out (`attributeLengthLimit`: `attributeValueLengthLimit`).
+    const contains =
+      Math.min(lower.length, given.length) >= 4 && (lower.includes(given) || given.includes(lower) || isSubsequence(given, lower));
     const edits = editDistance(given, lower);
     if (!contains && edits > Math.max(2, Math.floor(lower.length / 3))) continue;
-    // A containing name comes before an edited one; among them, the nearest.
-    const score = contains ? Math.abs(lower.length - given.length) / 1000 : edits;
+    // A near edit (a case or a letter) comes first, then a containing name, then other edits; among them, the nearest.
+    const score = edits <= 1 ? edits : contains ? 1 + Math.abs(lower.length - given.length) / 1000 : 1 + edits;
+    if (score === bestScore) tied = true;
     if (score < bestScore) {
       best = candidate;
       bestScore = score;
+      tied = false;
     }
   }
-  return best;
+  // Two names as near as each other: either guess may be the wrong one.
+  return tied ? undefined : best;
+}
+
+/** Whether the letters of `short` all appear in `long`, in order. */
+function isSubsequence(short: string, long: string): boolean {
+  let at = 0;
+  for (const letter of long) if (letter === short[at]) at++;
+  return at === short.length;
 }
 
 /** Levenshtein distance: insertions, deletions and substitutions. */
@@ -305,8 +322,9 @@ export function withKeyHidden<T>(apiKey: string | undefined, resolve: () => T): 
     return resolve();
   } catch (error) {
     // As short as that, it is no key weft could tell from ordinary words (see secrets.ts).
-    if (apiKey && apiKey.length >= 8 && error instanceof WeftConfigError && error.message.includes(apiKey)) {
-      throw new WeftConfigError(error.option, error.envVar, error.message.split(apiKey).join('[REDACTED]'));
+    if (apiKey && apiKey.length >= 8 && error instanceof WeftConfigError && (error.message + error.option).includes(apiKey)) {
+      const hidden = (text: string) => text.split(apiKey).join('[REDACTED]');
+      throw new WeftConfigError(hidden(error.option), error.envVar, hidden(error.message));
     }
     throw error;
   }

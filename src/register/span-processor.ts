@@ -322,9 +322,11 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
     );
     return taken === 0 ? undefined : refused + spans.length - taken;
   };
-  const keySent = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+  const ownAuthorization = connection.apiKey === undefined && Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
   const refusedHint = (status: number | undefined): string => {
-    if (status === 401) return unauthenticatedHint(keySent);
+    if (status === 401) {
+      return ownAuthorization ? ' The Authorization header given in the `headers` option was not accepted.' : unauthenticatedHint(connection.apiKey !== undefined);
+    }
     if (status === 404) return ` Nothing takes spans at ${url}: check the \`baseUrl\` option or ${ENV.baseUrl}.`;
     return ` Check the API key (the \`apiKey\` option or ${ENV.apiKey}) and the project ${connection.project.id} (the \`project\` option or ${ENV.project}).`;
   };

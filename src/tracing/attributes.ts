@@ -111,11 +111,11 @@ function hasAnyKey(attributes: Attributes, sources: readonly string[]): boolean 
  * Moves the custom attributes of one span that would stand in for a field keying its usage and cost (see
  * `DERIVED_FROM`) to `<field>_custom`: `withContext({ metadata: { model: 'v2' } })` around a chat call would
  * otherwise show `v2` as the model that answered, and key the call's token usage and cost by it. A span that sets no
- * such field (an op's) keeps them as they are. Changes `attributes` and `custom` (its custom keys) in place and
- * returns the first key moved, if any.
+ * such field (an op's) keeps them as they are; one whose new key is taken is left out. Changes `attributes` and
+ * `custom` (its custom keys) in place and returns the first key moved, and where to (undefined: left out), if any.
  */
-export function moveShadowingCustom(attributes: Attributes, custom: string[]): string | undefined {
-  let first: string | undefined;
+export function moveShadowingCustom(attributes: Attributes, custom: string[]): { key: string; to: string | undefined } | undefined {
+  let first: { key: string; to: string | undefined } | undefined;
   for (let i = 0; i < custom.length; i++) {
     const key = custom[i]!;
     const rest = key.slice(ATTR.customPrefix.length);
@@ -124,10 +124,11 @@ export function moveShadowingCustom(attributes: Attributes, custom: string[]): s
     const sources = DERIVED_FROM.get(field);
     if (!sources || !hasAnyKey(attributes, sources)) continue;
     const moved = `${ATTR.customPrefix}${field}_custom${dot === -1 ? '' : rest.slice(dot)}`;
-    if (!(moved in attributes)) attributes[moved] = attributes[key];
+    const free = !(moved in attributes);
+    if (free) attributes[moved] = attributes[key];
     delete attributes[key];
     custom[i] = moved;
-    first ??= key;
+    first ??= { key, to: free ? moved : undefined };
   }
   return first;
 }

@@ -44,7 +44,8 @@ export class WeftContextSpanProcessor implements SpanProcessor {
       if (scope) {
         span.setAttributes(scope.attributes);
         const threadId = scope.values.threadId;
-        if (threadId === undefined) return;
+        // A thread id that cannot be recorded (see context.ts) has no attribute: no thread, and no turn, on the span.
+        if (threadId === undefined || scope.attributes[ATTR.threadId] === undefined) return;
         setConversationId(span, scope.attributes[ATTR.threadId]);
         if (scope.turn) {
           const parent = trace.getSpan(parentContext);
@@ -113,13 +114,13 @@ function separatePaths(span: ReadableSpan): void {
     if (custom === undefined) return;
     const shadowing = moveShadowingCustom(span.attributes, custom);
     if (shadowing !== undefined) {
-      const field = shadowing.slice(ATTR.customPrefix.length).split('.')[0];
+      const field = shadowing.key.slice(ATTR.customPrefix.length).split('.')[0];
+      const where = shadowing.to ? `was moved to "${shadowing.to}"` : 'was left out (its new key was taken)';
       reportOnce(
         'tracing-attribute-shadowing',
-        `span "${span.name}": custom attribute "${shadowing}" was moved to "${ATTR.customPrefix}${field}_custom" on ` +
-          `this span: the trace service takes the call's "${field}" from the span itself and keys its token usage and ` +
-          `cost by it, which a custom "${field}" would replace. Spans that set no ${field} keep it as it is (this is ` +
-          'reported once).',
+        `span "${span.name}": custom attribute "${shadowing.key}" ${where} on this span: the trace service takes the ` +
+          `call's "${field}" from the span itself and keys its token usage and cost by it, which a custom "${field}" ` +
+          `would replace. Spans that set no ${field} keep it as it is (this is reported once).`,
       );
     }
     const moved = separateCustomPaths(span.attributes, custom);

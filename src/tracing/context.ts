@@ -78,7 +78,7 @@ function scopeAttributes(values: Readonly<WeftContext>): Attributes {
     if (converted !== undefined) attributes[key] = converted;
   };
   if (values.tags?.length) set(ATTR.tags, [...values.tags]);
-  set(ATTR.threadId, values.threadId);
+  set(ATTR.threadId, recordableThreadId(values.threadId));
   set(ATTR.userId, values.userId);
   set(ATTR.sessionId, values.sessionId);
   // Metadata of the same name, the app's own, wins.
@@ -108,12 +108,12 @@ function checkString(value: unknown, option: string): void {
 }
 
 /**
- * The thread id to record: a string the trace service would read as JSON (it parses one that starts with `[` or
- * `{`) would give the call an object where it needs a string. Thread ids often come from outside (a conversation
- * id), so that one is left out, said once, and the app's code runs as it would.
+ * The thread id to record on spans: a string the trace service would read as JSON (it parses one that starts with
+ * `[` or `{`) would give the call an object where it needs a string. Thread ids often come from outside (a
+ * conversation id), so that one is left off the spans, said once; the scope keeps it (no outer thread shows through
+ * it), and the app's code runs as it would.
  */
 function recordableThreadId(value: string | undefined): string | undefined {
-  checkString(value, 'threadId');
   if (value === undefined || !readAsJson(value)) return value;
   reportOnce(
     'tracing-thread-id-json',
@@ -126,10 +126,10 @@ function recordableThreadId(value: string | undefined): string | undefined {
 
 /** The context with `values` entered over the active scope (and baggage, when asked). */
 function contextWith(values: WeftContext, base: Context = activeContext()): Context {
-  const threadId = recordableThreadId(values.threadId);
+  checkString(values.threadId, 'threadId');
   checkString(values.userId, 'userId');
   checkString(values.sessionId, 'sessionId');
-  const merged = Object.freeze(merge(scopeOf(base)?.values, { ...values, threadId, metadata: readableMetadata(values.metadata) }));
+  const merged = Object.freeze(merge(scopeOf(base)?.values, { ...values, metadata: readableMetadata(values.metadata) }));
   const scope: ContextScope = { values: merged, attributes: scopeAttributes(merged), turn: merged.turn === true };
   let ctx = base.setValue(SCOPE_KEY, scope);
   if (merged.baggage) ctx = withBaggage(ctx, merged);

@@ -8,6 +8,8 @@ export interface ReceivedExport {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;
+  /** The headers as sent, names and values in turn: a header sent twice shows twice here. */
+  rawHeaders: string[];
   body: Buffer;
   /** Spans decoded from the body; empty when the body did not decode. */
   spans: DecodedSpan[];
@@ -68,6 +70,7 @@ export async function startOtlpReceiver(options: OtlpReceiverOptions = {}): Prom
         method: req.method ?? '',
         path: req.url ?? '',
         headers: req.headers,
+        rawHeaders: req.rawHeaders,
         body,
         spans,
       };

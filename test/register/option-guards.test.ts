@@ -55,6 +55,8 @@ describe('register() refuses an option it does not have, suggesting the one mean
     [{ samplr: new AlwaysOnSampler() }, 'samplr', 'did you mean `sampler`?'],
     [{ batch: { delay: 5 } }, 'batch.delay', 'did you mean `batch.scheduledDelayMillis`?'],
     [{ spanLimits: { attributeLengthLimit: 5 } }, 'spanLimits.attributeLengthLimit', 'did you mean `spanLimits.attributeValueLengthLimit`?'],
+    // An option of new Client(), misspelt in a config object shared with it.
+    [{ timeoutMS: 5 }, 'timeoutMS', 'did you mean `timeoutMs`?'],
     // Nothing near: the options it takes, not a wrong guess.
     [{ x: 1 }, 'x', 'it takes `apiKey`, `project`, `baseUrl`'],
   ];
@@ -65,9 +67,11 @@ describe('register() refuses an option it does not have, suggesting the one mean
     expect(error.message).toContain(hint);
   });
 
-  it("gives openai's spelling its own message", () => {
+  it("gives openai's spellings their own message", () => {
     const error = configError(() => register({ baseURL: 'http://127.0.0.1:1' } as RegisterOptions));
     expect(error.message).toContain("there is no option `baseURL`; weft's is `baseUrl` (env WEFT_BASE_URL)");
+    const inference = configError(() => register({ inferenceBaseURL: 'http://127.0.0.1:1/v1' } as RegisterOptions));
+    expect(inference.message).toContain("weft's is `inferenceBaseUrl` (env WEFT_INFERENCE_BASE_URL)");
   });
 
   it('takes an option set to undefined as not given, and the options of new Client() in a shared config object', async () => {
@@ -166,7 +170,9 @@ describe('routing set in two places is refused, pointing to the `project` and `a
     const handle = await startWith({ headers: { Authorization: 'Basic YXBpOnRlc3Qta2V5' } });
     handle.tracerProvider.getTracer('t').startSpan('basic-auth').end();
     await handle.forceFlush();
-    expect(receiver?.requests[0]?.headers.authorization).toBe('Basic YXBpOnRlc3Qta2V5');
+    const raw = receiver?.requests[0]?.rawHeaders ?? [];
+    const authorizations = raw.filter((_value, i) => i % 2 === 1 && raw[i - 1]!.toLowerCase() === 'authorization');
+    expect(authorizations).toEqual(['Basic YXBpOnRlc3Qta2V5']);
   });
 
   it('leaves the resource, the header and the handle agreeing on one project', async () => {

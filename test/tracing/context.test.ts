@@ -187,4 +187,20 @@ describe('withContext()', () => {
     expect(named(spans, 'jsonThreadWithUser').attributes['user.id']).toBe('u');
     expect(named(spans, 'inner').attributes['wandb.thread_id']).toBe('[draft] conversation 12');
   });
+
+  it('does not file the spans of a JSON thread id under an outer thread', async () => {
+    let seen: unknown;
+    const spans = await h.capture(() =>
+      withThread('conv-outer', () =>
+        withThread('{"a":1}', () =>
+          withSpan('nestedJsonThread', () => {
+            seen = getWeftContext()?.threadId;
+          }),
+        ),
+      ),
+    );
+    expect(named(spans, 'nestedJsonThread').attributes).not.toHaveProperty('wandb.thread_id');
+    expect(named(spans, 'nestedJsonThread').attributes).not.toHaveProperty('wandb.is_turn');
+    expect(seen).toBe('{"a":1}');
+  });
 });

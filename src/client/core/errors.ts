@@ -27,7 +27,7 @@
  * @module
  */
 
-import { isInstanceAcrossBuilds, markLineage } from '../../cross-build.js';
+import { isInstanceAcrossBuilds, markLineage, ownErrorClasses } from '../../cross-build.js';
 
 /** Base class of every failure of a request of weft's client (a bad option is a `WeftConfigError`). */
 export class WeftError extends Error {
@@ -257,6 +257,25 @@ export class WeftParseError extends WeftError {
     this.contentType = options?.contentType;
   }
 }
+
+ownErrorClasses(
+  WeftError,
+  WeftApiError,
+  WeftBadRequestError,
+  WeftAuthenticationError,
+  WeftQuotaExceededError,
+  WeftPermissionError,
+  WeftNotFoundError,
+  WeftConflictError,
+  WeftRateLimitError,
+  WeftServerError,
+  WeftValidationError,
+  WeftConnectionError,
+  WeftTimeoutError,
+  WeftAbortError,
+  WeftRequestBodyError,
+  WeftParseError,
+);
 
 /**
  * `JSON.parse` quotes the text around where it failed (`Unexpected token 'B', "Bearer sk-"... is not valid JSON`),

@@ -28,6 +28,7 @@ describe('errors of the client in an app that loads both builds of weft (ES modu
       objectWithLineage: false,
       baseAsSubclass: false,
       subclassAsBase: true,
+      appClassesByName: false,
       copiesDiffer: true,
     });
   });
