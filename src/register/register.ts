@@ -14,14 +14,14 @@ import { type Instrumentation, registerInstrumentations } from '@opentelemetry/i
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { existingSharedOpenAIInstrumentation, OPENAI_INSTRUMENTATION_NAME } from '../instrumentation/openai/index.js';
 import { type ChatTracingConfig, resolveChatTracingConfig, weftInstrumentations } from '../instrumentation/index.js';
-import { rememberPlatformBaseUrl } from '../instrumentation/chat/server.js';
+import { rememberPlatformBaseUrl, rememberPlatformServiceUrl } from '../instrumentation/chat/server.js';
 import { WeftContextSpanProcessor } from '../tracing/index.js';
 import { setGlobalWeftContextManager, setWeftContextManager } from '../tracing/active-context.js';
 import { WeftContextManager } from '../tracing/context-manager.js';
 import { isNoopTracerProvider } from '../tracing/noop-provider.js';
 import { setWeftTracerProvider } from '../tracing/tracer.js';
 import { endUnfinished } from '../tracing/unfinished.js';
-import { apiKeyToHide, checkServiceUrlVariables, resolveConnection, withKeyHidden } from '../config/index.js';
+import { apiKeyToHide, checkServiceUrlVariables, ENV, kindOf, parseBaseUrl, resolveConnection, WeftConfigError, withKeyHidden } from '../config/index.js';
 import { logLevelOrWarn, reportIgnoredLogLevel, reportOnce, warn } from '../diagnostics.js';
 import { readLogLevel } from '../log-level.js';
 import { createExportStats, type ExportStats } from './export-stats.js';
@@ -235,6 +235,14 @@ function startTracing(given: RegisterOptions | undefined): WeftHandle {
   checkServiceUrlVariables();
   // A `weft dev` there serves inference chat too: an openai client pointed at it gets usage unasked (see server.ts).
   rememberPlatformBaseUrl(connection.baseUrl);
+  // The client's own options, in a config object shared with new Client(), say where the platform's chat services
+  // are, as their variables do.
+  for (const option of ['inferenceBaseUrl', 'trainingBaseUrl'] as const) {
+    const value = (options as Record<string, unknown>)[option];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') throw new WeftConfigError(option, ENV[option], `weft: option \`${option}\` must be a URL string, got ${kindOf(value)}.`);
+    rememberPlatformServiceUrl(parseBaseUrl(value, option, ENV[option]));
+  }
   const exporting = exportPipeline(connection, options);
   const routing = routingAttributes(connection.project);
   const serviceName = options.serviceName ?? process.env.OTEL_SERVICE_NAME;

@@ -55,6 +55,19 @@ export function rememberPlatformBaseUrl(baseUrl: string): void {
 }
 
 /**
+ * Tells chat tracing where one of the platform's services is, as the app configured it (`register()`'s
+ * `inferenceBaseUrl` and `trainingBaseUrl`, the client's options in a config object shared with it), as
+ * `WEFT_INFERENCE_BASE_URL` and `WEFT_TRAINING_BASE_URL` do: an `openai` client pointed there gets usage unasked.
+ */
+export function rememberPlatformServiceUrl(url: string): void {
+  const origin = originOf(url);
+  if (origin === undefined || registeredOrigins.has(origin)) return;
+  registeredOrigins.add(origin);
+  parsedServers.clear();
+  lastServer = undefined;
+}
+
+/**
  * Reads the server from a client's base URL. The provider is taken from well-known hosts; anything else
  * (api.openai.com, a proxy, a local server) counts as `openai`, whose API it speaks. `providerName` overrides.
  */
