@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { register, weftSpanProcessor } from 'weft';
+import { type RegisterOptions, register, weftSpanProcessor } from 'weft';
 import { runNode } from '../helpers/child.js';
 import { configError } from '../helpers/config-error.js';
 
@@ -27,6 +27,13 @@ describe('configuration errors never quote the API key', () => {
       expect(error.stack).not.toContain(KEY);
       expect(error.message).toContain(error.envVar);
     }
+  });
+
+  it('names no key in the option of an error, though the key was given as an option name', () => {
+    const options = { apiKey: KEY, [KEY]: 1, instrumentations: [], flushOnExit: false, logger: false } as RegisterOptions;
+    const error = configError(() => register(options));
+    expect(error.option).not.toContain(KEY);
+    expect(error.message).not.toContain(KEY);
   });
 
   it('hides what comes before "@" in a base URL that does not parse, with no API key set', () => {

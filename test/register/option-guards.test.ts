@@ -175,6 +175,17 @@ describe('routing set in two places is refused, pointing to the `project` and `a
     expect(authorizations).toEqual(['Basic YXBpOnRlc3Qta2V5']);
   });
 
+  it("says that the app's own Authorization was refused, when the service answers 401 to it", async () => {
+    delete process.env.WEFT_API_KEY;
+    const logger = recordingLogger();
+    receiver = await startOtlpReceiver({ reply: () => ({ status: 401 }) });
+    const handle = register({ baseUrl: receiver.url, project: 'acme/guards', ...QUIET, logger, headers: { Authorization: 'Basic bm90LWFjY2VwdGVk' } });
+    weft = handle;
+    handle.tracerProvider.getTracer('t').startSpan('refused').end();
+    await handle.forceFlush();
+    expect(logger.lines.join('\n')).toContain('The Authorization header given in the `headers` option was not accepted.');
+  });
+
   it('leaves the resource, the header and the handle agreeing on one project', async () => {
     const handle = await startWith({ project: 'acme/one', resourceAttributes: { team: 'search' } });
     handle.tracerProvider.getTracer('t').startSpan('routed').end();

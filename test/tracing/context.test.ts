@@ -1,6 +1,7 @@
-import { context, propagation, trace } from '@opentelemetry/api';
+import { context, DiagLogLevel, diag, propagation, trace } from '@opentelemetry/api';
 import { currentSpan, getWeftContext, op, withContext, withSpan, withThread } from 'weft';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordingLogger } from '../helpers/recording-logger.js';
 import { childrenOf, named, startHarness, type TracingHarness } from './harness.js';
 
 let h: TracingHarness;
@@ -134,6 +135,25 @@ describe('withContext()', () => {
       'wandb.attributes.eval.k._value': 3,
       'wandb.attributes.eval.k.max': 5,
     });
+  });
+
+  it('moves a custom model off a span with a model of its own, and says where it went, once', async () => {
+    const logger = recordingLogger();
+    diag.setLogger(logger, DiagLogLevel.WARN);
+    const spans = await h.capture(() =>
+      withContext({ metadata: { model: 'my-eval-model', plan: 'pro' } }, async () => {
+        const tracer = trace.getTracer('another-library');
+        tracer.startSpan('chat gpt-4o', { attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o' } }).end();
+        tracer.startSpan('chat gpt-4o again', { attributes: { 'gen_ai.request.model': 'gpt-4o' } }).end();
+        await withSpan('ownModel', () => 1);
+      }),
+    );
+    expect(named(spans, 'chat gpt-4o').attributes).toMatchObject({ 'wandb.attributes.model_custom': 'my-eval-model', 'wandb.attributes.plan': 'pro' });
+    expect(named(spans, 'chat gpt-4o').attributes).not.toHaveProperty('wandb.attributes.model');
+    expect(named(spans, 'ownModel').attributes['wandb.attributes.model']).toBe('my-eval-model');
+    const said = logger.lines.filter((line) => line.includes('model_custom'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain('custom attribute "wandb.attributes.model" was moved to "wandb.attributes.model_custom"');
   });
 
   it('leaves W3C baggage alone by default and writes it when asked', () => {
