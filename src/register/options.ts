@@ -32,7 +32,8 @@ export interface BatchOptions {
 export interface ExportOptions extends ConnectionOptions {
   /**
    * Extra headers on every export request (e.g. for a proxy). They never reach a span or a log line. Not
-   * `Authorization` or `project_id`, which weft sets from `apiKey` and `project`.
+   * `project_id`, which weft sets from `project`, nor `Authorization` beside an `apiKey` (without one, an
+   * `Authorization` of the app's own is sent: a service that wants another scheme).
    */
   headers?: Record<string, string> | undefined;
   /** Batch settings. */
@@ -126,8 +127,9 @@ export const REGISTER_OPTION_NAMES = Object.keys({
 } satisfies Record<Exclude<keyof RegisterOptions, keyof ExportOptions | (typeof CHAT_TRACING_OPTIONS)[number]>, true>);
 
 /**
- * The options only `new Client()` reads. One config object often serves both the client and `register()` (or
- * `weftSpanProcessor()`), which accept these and leave them to the client, rather than refuse them as unknown.
+ * The options of `new Client()` that are not export options. One config object often serves both the client and
+ * `register()` (or `weftSpanProcessor()`), which accept these rather than refuse them as unknown; `register()`
+ * reads `inferenceBaseUrl` and `trainingBaseUrl` (where chat tracing finds the platform's services).
  */
 export const CLIENT_ONLY_OPTION_NAMES = Object.keys({
   inferenceBaseUrl: true,

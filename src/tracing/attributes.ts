@@ -1,6 +1,7 @@
 import type { AttributeValue, Attributes } from '@opentelemetry/api';
 import { clip, jsonOrText, safeStringify } from './serialize.js';
 import { contentOptions, withinLimit } from './settings.js';
+import { reportOnce } from '../diagnostics.js';
 
 /**
  * The span attributes weft's own spans carry, named as the trace service reads them (reference
@@ -45,6 +46,21 @@ export function readAsJson(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * `text` as a thread id or display name is recorded, unless the trace service would read it as JSON (see
+ * {@link readAsJson}): those come from outside (a conversation id), so one is left out, said once for each `what`,
+ * and the app's code runs as it would.
+ */
+export function recordableText(text: string, what: 'thread id' | 'display name'): string | undefined {
+  if (!readAsJson(text)) return text;
+  reportOnce(
+    `tracing-${what}-json`,
+    `a ${what} that is JSON text was left out: the trace service reads a string that starts with "[" or "{" as ` +
+      `JSON, and a ${what} must be a string (this is reported once).`,
+  );
+  return undefined;
 }
 
 /**

@@ -1,7 +1,6 @@
 import { type Attributes, type Context, createContextKey, propagation } from '@opentelemetry/api';
-import { ATTR, customAttributes, readAsJson, toAttributeValue } from './attributes.js';
+import { ATTR, customAttributes, recordableText, toAttributeValue } from './attributes.js';
 import { reportTracingFailure } from './failures.js';
-import { reportOnce } from '../diagnostics.js';
 import { activeContext, withActiveContext } from './active-context.js';
 
 /**
@@ -78,7 +77,8 @@ function scopeAttributes(values: Readonly<WeftContext>): Attributes {
     if (converted !== undefined) attributes[key] = converted;
   };
   if (values.tags?.length) set(ATTR.tags, [...values.tags]);
-  set(ATTR.threadId, recordableThreadId(values.threadId));
+  // One the service would read as JSON is left out; the scope keeps it, so no outer thread shows through.
+  set(ATTR.threadId, values.threadId === undefined ? undefined : recordableText(values.threadId, 'thread id'));
   set(ATTR.userId, values.userId);
   set(ATTR.sessionId, values.sessionId);
   // Metadata of the same name, the app's own, wins.
@@ -105,23 +105,6 @@ function checkString(value: unknown, option: string): void {
   if (value !== undefined && (typeof value !== 'string' || value === '')) {
     throw new TypeError(`weft: withContext() option \`${option}\` must be a non-empty string.`);
   }
-}
-
-/**
- * The thread id to record on spans: a string the trace service would read as JSON (it parses one that starts with
- * `[` or `{`) would give the call an object where it needs a string. Thread ids often come from outside (a
- * conversation id), so that one is left off the spans, said once; the scope keeps it (no outer thread shows through
- * it), and the app's code runs as it would.
- */
-function recordableThreadId(value: string | undefined): string | undefined {
-  if (value === undefined || !readAsJson(value)) return value;
-  reportOnce(
-    'tracing-thread-id-json',
-    'withContext()/withThread(): a thread id that is JSON text was left out: the trace service reads a string that ' +
-      'starts with "[" or "{" as JSON, and a thread id must be a string. Use an id such as "conversation-42" ' +
-      '(this is reported once).',
-  );
-  return undefined;
 }
 
 /** The context with `values` entered over the active scope (and baggage, when asked). */

@@ -1,6 +1,5 @@
 import type { Attributes } from '@opentelemetry/api';
-import { ATTR, customAttributes, readAsJson } from './attributes.js';
-import { reportOnce } from '../diagnostics.js';
+import { ATTR, customAttributes, recordableText } from './attributes.js';
 import { type ParameterList, parameterList } from './parameter-names.js';
 import { type ContentOptions, checkContentOptions } from './settings.js';
 import { type CallPlan, runTraced } from './traced-call.js';
@@ -69,21 +68,11 @@ export function callPlan(name: string, options: TraceOptions | undefined): CallP
   return { name, attributes, content };
 }
 
-/**
- * The display name to record, if any: `''` and `null` are none, as an unset option. One the trace service would
- * read as JSON (a string that starts with `[` or `{`) would give the call an object where it needs a string: it is
- * left out, and said once.
- */
+/** The display name to record, if any: `''` and `null` are none, as an unset option (see {@link recordableText}). */
 function recordableDisplayName(name: unknown): string | undefined {
   if (name === undefined || name === null || name === '') return undefined;
   if (typeof name !== 'string') throw new TypeError(`weft: option \`displayName\` must be a string, got ${typeof name}.`);
-  if (!readAsJson(name)) return name;
-  reportOnce(
-    'tracing-display-name-json',
-    'option `displayName`: a display name that is JSON text was left out: the trace service reads a string that ' +
-      'starts with "[" or "{" as JSON, and a display name must be a string (this is reported once).',
-  );
-  return undefined;
+  return recordableText(name, 'display name');
 }
 
 /** `{ question: 'hi', k: 3 }` from the parameter names and the arguments; unnamed ones become `argN`. */

@@ -1,11 +1,10 @@
 import { INVALID_SPAN_CONTEXT, type Span, trace } from '@opentelemetry/api';
 import { activeContext } from './active-context.js';
-import { ATTR, customAttributes, readAsJson } from './attributes.js';
+import { ATTR, customAttributes, recordableText } from './attributes.js';
 import { inputsValue, outputValue } from './content.js';
 import { reportTracingFailure } from './failures.js';
 import { contentOptions } from './settings.js';
 import { spanState } from './span-state.js';
-import { reportOnce } from '../diagnostics.js';
 
 /**
  * A small handle on a span, for setting what the trace service shows from inside the traced code. Every method
@@ -74,16 +73,8 @@ class Handle implements SpanHandle {
 
   setDisplayName(name: string): this {
     return this.guarded('display-name', () => {
-      // Never thrown from here (a handle's calls must not fail the app's code): said once, and left unset.
-      if (typeof name === 'string' && readAsJson(name)) {
-        reportOnce(
-          'tracing-display-name-json',
-          'setDisplayName(): a display name that is JSON text was left out: the trace service reads a string that ' +
-            'starts with "[" or "{" as JSON, and a display name must be a string (this is reported once).',
-        );
-        return;
-      }
-      this.span.setAttribute(ATTR.displayName, name);
+      const recorded = typeof name === 'string' ? recordableText(name, 'display name') : name;
+      if (recorded !== undefined) this.span.setAttribute(ATTR.displayName, recorded);
     });
   }
 

@@ -204,7 +204,7 @@ function resolveCapture(option: CaptureContent | undefined, env: Env): CaptureCo
     // about, not thrown.
     reportOnce(
       'otel-capture-env',
-      `cannot read ${CHAT_TRACING_ENV.otelCaptureContent}="${otel}" (expected true or false; also ${[...OTEL_CAPTURE_ON, ...OTEL_CAPTURE_OFF].filter((v) => v !== 'true' && v !== 'false').join(', ')}): no content is recorded (chat messages, op inputs and outputs) until it is one of those, or ${CHAT_TRACING_ENV.captureContent} is set.`,
+      `cannot read ${CHAT_TRACING_ENV.otelCaptureContent}="${otel}" (expected one of ${[...OTEL_CAPTURE_ON, ...OTEL_CAPTURE_OFF].join(', ')}): no content is recorded (chat messages, op inputs and outputs) until it is one of those, or ${CHAT_TRACING_ENV.captureContent} is set.`,
     );
     return false;
   }

@@ -46,12 +46,7 @@ const registeredOrigins = new Set<string>();
  * serves inference and training chat on the same origin, and sends usage unasked as the hosted services do.
  */
 export function rememberPlatformBaseUrl(baseUrl: string): void {
-  const origin = originOf(baseUrl);
-  if (origin === undefined || !isLoopbackUrl(baseUrl) || registeredOrigins.has(origin)) return;
-  registeredOrigins.add(origin);
-  // What was read of the servers before may now be wrong for this one.
-  parsedServers.clear();
-  lastServer = undefined;
+  if (isLoopbackUrl(baseUrl)) rememberPlatformServiceUrl(baseUrl);
 }
 
 /**
@@ -63,6 +58,7 @@ export function rememberPlatformServiceUrl(url: string): void {
   const origin = originOf(url);
   if (origin === undefined || registeredOrigins.has(origin)) return;
   registeredOrigins.add(origin);
+  // What was read of the servers before may now be wrong for this one.
   parsedServers.clear();
   lastServer = undefined;
 }
