@@ -31,7 +31,7 @@ describe('OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT set to a value weft
     const warnings = result.stderr.split('\n').filter((line) => line.includes('OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT'));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain(`"${value}"`);
-    expect(warnings[0]).toContain('expected true or false');
+    expect(warnings[0]).toContain('expected one of true, 1, yes');
     expect(warnings[0]).toContain('no content is recorded');
   });
 
