@@ -15,14 +15,14 @@ export default defineConfig([
     ...shared,
     entry: { index: 'src/index.ts', dev: 'src/dev/index.ts', register: 'src/register/auto.ts' },
     format: ['esm'],
-    dts: true,
+    dts: { compilerOptions: { stripInternal: true } },
     splitting: true,
   },
   {
     ...shared,
     entry: { index: 'src/index.ts', dev: 'src/dev/index.ts', register: 'src/register/auto-cjs.ts' },
     format: ['cjs'],
-    dts: true,
+    dts: { compilerOptions: { stripInternal: true } },
     shims: true,
   },
   {

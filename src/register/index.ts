@@ -7,5 +7,8 @@ export {
   weftResourceAttributes,
   weftSpanProcessor,
 } from './span-processor.js';
+// For weft/register alone, which imports them by name from 'weft' to share the app's copy; kept out of the types.
+/** @internal */
 export { registerFromEnvironment } from './from-environment.js';
+/** @internal */
 export { weftBundle } from './bundled.js';

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -54,6 +54,26 @@ describe('package manifest', () => {
       if (!lowest) continue;
       const atLeast = lowest[0] * 1e6 + lowest[1] * 1e3 + lowest[2];
       expect(ours[0] * 1e6 + ours[1] * 1e3 + ours[2], `${name} asks for ${theirs}`).toBeGreaterThanOrEqual(atLeast);
+    }
+  });
+});
+
+describe('published type declarations', () => {
+  // weft/register imports a few functions from 'weft' by name (to share the app's copy of weft); they are marked
+  // `@internal` and must not show in the types an app's editor offers.
+  it('declare none of the functions marked @internal', () => {
+    const sourceFiles = readdirSync(new URL('../../src', import.meta.url), { recursive: true, encoding: 'utf8' }).filter((f) =>
+      f.endsWith('.ts'),
+    );
+    const internal = sourceFiles.flatMap((file) =>
+      [...readFileSync(new URL(`../../src/${file}`, import.meta.url), 'utf8').matchAll(/@internal\s*\*\/\s*export function (\w+)/g)].map(
+        (match) => match[1]!,
+      ),
+    );
+    expect(internal).toEqual(expect.arrayContaining(['registerFromEnvironment', 'weftBundle']));
+    for (const declarations of ['index.d.ts', 'index.d.cts', 'register.d.ts', 'register.d.cts', 'dev.d.ts', 'dev.d.cts']) {
+      const text = readFileSync(new URL(`../../dist/${declarations}`, import.meta.url), 'utf8');
+      for (const name of internal) expect(text, `${name} in dist/${declarations}`).not.toMatch(new RegExp(`\\b${name}\\b`));
     }
   });
 });
