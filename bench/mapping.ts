@@ -68,8 +68,8 @@ const pieces = setups.flatMap(({ name, config, chunks }) => {
     { setup: name, piece: 'request content', run: () => chatRequestContentAttributes(request, config) },
     { setup: name, piece: `stream: add up ${chunks.length} chunks`, run: addUp },
     { setup: name, piece: 'stream: the completion', run: () => accumulated.toCompletion() },
-    { setup: name, piece: 'stream: response attributes', run: () => chatResponseAttributes(completion, config) },
-    { setup: name, piece: 'plain: response attributes', run: () => chatResponseAttributes(plain, config) },
+    { setup: name, piece: 'stream: response attributes', run: () => chatResponseAttributes(completion, config, 'openai') },
+    { setup: name, piece: 'plain: response attributes', run: () => chatResponseAttributes(plain, config, 'openai') },
   ];
 });
 

@@ -30,6 +30,7 @@ function plainCall(recorded: readonly (typeof INPUT | typeof OUTPUT)[]): Record<
   return {
     'gen_ai.operation.name': 'chat',
     'gen_ai.provider.name': 'openai',
+    'openai.api.type': 'chat_completions',
     'gen_ai.request.model': 'gpt-4o-mini',
     'server.address': '127.0.0.1',
     'server.port': peers.server.port,

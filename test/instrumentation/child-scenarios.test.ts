@@ -302,6 +302,7 @@ describe.each(MAJORS)('$major', ({ alias }) => {
       expect(withContentParsed(span.attributes)).toEqual({
         'gen_ai.operation.name': 'chat',
         'gen_ai.provider.name': 'openai',
+        'openai.api.type': 'chat_completions',
         'gen_ai.request.model': name,
         'server.address': '127.0.0.1',
         'server.port': server.port,

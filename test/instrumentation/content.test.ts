@@ -272,4 +272,125 @@ describe('message parts', () => {
     expect(spans.map((s) => s.attributes['gen_ai.provider.name'])).toEqual(['azure.ai.openai', 'azure.ai.openai', 'groq', 'deepseek', 'openai']);
     expect(spans.map((s) => s.attributes['server.port'])).toEqual([443, 443, 443, 443, 8000]);
   });
+
+  it('records bare base64 file data as a blob part, not a uri, and mp3 audio as audio/mpeg', async () => {
+    const attributes = await record(
+      {},
+      {
+        model: 'm',
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'file', file: { file_data: 'JVBERi0xLjQ=', filename: 'a.pdf' } },
+              { type: 'file', file: { file_data: 'data:application/pdf;base64,JVBERi0xLjQ=' } },
+              { type: 'input_audio', input_audio: { data: 'SUQz', format: 'mp3' } },
+            ],
+          },
+        ],
+      } as ChatCompletionRequest,
+    );
+    expect(json(attributes['gen_ai.input.messages'])).toEqual([
+      {
+        role: 'user',
+        parts: [
+          { type: 'blob', modality: 'document', content: 'JVBERi0xLjQ=' },
+          { type: 'blob', modality: 'document', mime_type: 'application/pdf', content: 'JVBERi0xLjQ=' },
+          { type: 'blob', modality: 'audio', mime_type: 'audio/mpeg', content: 'SUQz' },
+        ],
+      },
+    ]);
+  });
+
+  it('records a spoken answer as its transcript and its audio', async () => {
+    const spoken = {
+      id: 'c',
+      model: 'm',
+      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: null, audio: { id: 'a1', data: 'SUQz', transcript: 'Hi there' } } }],
+    };
+    const attributes = await record({}, { model: 'm', messages: [{ role: 'user', content: 'Say hi' }] }, spoken);
+    expect(json(attributes['gen_ai.output.messages'])).toEqual([
+      {
+        role: 'assistant',
+        parts: [
+          { type: 'text', content: 'Hi there' },
+          { type: 'blob', modality: 'audio', content: 'SUQz' },
+        ],
+        finish_reason: 'stop',
+      },
+    ]);
+  });
+
+  it("records a custom tool's input format as its format, since it is no JSON Schema", async () => {
+    const grammar = { type: 'grammar', grammar: { syntax: 'regex', definition: '^[0-9]+$' } };
+    const attributes = await record(
+      {},
+      {
+        model: 'm',
+        messages: [{ role: 'user', content: 'Count' }],
+        tools: [
+          { type: 'custom', custom: { name: 'count', description: 'Counts', format: grammar } },
+          { type: 'function', function: { name: 'pay', parameters: { type: 'object' } } },
+        ],
+      } as ChatCompletionRequest,
+    );
+    expect(json(attributes['gen_ai.tool.definitions'])).toEqual([
+      { type: 'custom', name: 'count', description: 'Counts', format: grammar },
+      { type: 'function', name: 'pay', parameters: { type: 'object' } },
+    ]);
+  });
+});
+
+describe('request and response attributes, as semconv sets them', () => {
+  it('sets the choice count only when it is not 1, stream only when streaming, and no empty stop list', async () => {
+    const tracer = h.handle.tracerProvider.getTracer('content-test');
+    const requests: ChatCompletionRequest[] = [
+      { model: 'm', n: 1, stream: false, stop: [] },
+      { model: 'm', n: 3, stop: 'END' },
+    ];
+    for (const request of requests) await traceChatCompletion(tracer, request, async () => COMPLETION);
+    const [single, three] = await h.spans(2);
+    for (const key of ['gen_ai.request.choice.count', 'gen_ai.request.stream', 'gen_ai.request.stop_sequences']) {
+      expect(single!.attributes, key).not.toHaveProperty([key]);
+    }
+    expect(three!.attributes).toMatchObject({ 'gen_ai.request.choice.count': 3, 'gen_ai.request.stop_sequences': ['END'] });
+  });
+
+  it('leaves out a seed or token count that is not a whole number, and records the reasoning effort as the reasoning level', async () => {
+    const attributes = await record({}, { model: 'm', seed: 1.5, max_completion_tokens: 2.5, reasoning_effort: 'low' } as ChatCompletionRequest);
+    expect(attributes).not.toHaveProperty(['gen_ai.request.seed']);
+    expect(attributes).not.toHaveProperty(['gen_ai.request.max_tokens']);
+    expect(attributes['gen_ai.request.reasoning.level']).toBe('low');
+  });
+
+  it('gives one finish reason per choice, in order, with error for a choice that did not finish', async () => {
+    const completion = {
+      id: 'c',
+      model: 'm',
+      choices: [
+        { index: 2, finish_reason: 'tool_calls', message: { role: 'assistant', content: 'b' } },
+        { index: 1, finish_reason: null, message: { role: 'assistant', content: 'a' } },
+        { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'x' } },
+      ],
+    };
+    const attributes = await record({}, { model: 'm', n: 3 }, completion);
+    expect(attributes['gen_ai.response.finish_reasons']).toEqual(['stop', 'error', 'tool_calls']);
+  });
+
+  it("records OpenAI's own attributes on spans of OpenAI's API only", async () => {
+    const tracer = h.handle.tracerProvider.getTracer('content-test');
+    const completion = { ...COMPLETION, service_tier: 'default', system_fingerprint: 'fp_1' };
+    const request: ChatCompletionRequest = { model: 'm', service_tier: 'flex' };
+    for (const serverUrl of ['https://api.openai.com/v1', 'https://api.groq.com/openai/v1']) {
+      await traceChatCompletion(tracer, request, async () => completion, { serverUrl });
+    }
+    const [openai, groq] = await h.spans(2);
+    expect(openai!.attributes).toMatchObject({
+      'openai.api.type': 'chat_completions',
+      'openai.request.service_tier': 'flex',
+      'openai.response.service_tier': 'default',
+      'openai.response.system_fingerprint': 'fp_1',
+    });
+    expect(Object.keys(groq!.attributes).filter((key) => key.startsWith('openai.'))).toEqual([]);
+  });
 });

@@ -47,6 +47,8 @@ export const HELLO_USAGE = { 'gen_ai.usage.input_tokens': 12, 'gen_ai.usage.outp
 export const HELLO_CUT_SHORT = {
   'gen_ai.response.id': 'chatcmpl-hello',
   'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
+  // The choice did not finish: semconv's `error` keeps the list in line with the choices.
+  'gen_ai.response.finish_reasons': ['error'],
   'gen_ai.output.messages': [{ role: 'assistant', parts: [{ type: 'text', content: 'Hello' }], finish_reason: 'error' }],
 };
 

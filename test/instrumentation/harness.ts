@@ -54,6 +54,7 @@ export async function startHarness(config: OpenAIInstrumentationConfig = {}): Pr
     common: (model = 'gpt-4o-mini') => ({
       'gen_ai.operation.name': 'chat',
       'gen_ai.provider.name': 'openai',
+      'openai.api.type': 'chat_completions',
       'gen_ai.request.model': model,
       'server.address': '127.0.0.1',
       'server.port': server.port,

@@ -24,6 +24,7 @@ const SERVER = 'https://inference.example.com:8443/v1';
 const COMMON = {
   'gen_ai.operation.name': 'chat',
   'gen_ai.provider.name': 'openai',
+  'openai.api.type': 'chat_completions',
   'gen_ai.request.model': 'weft-model',
   'server.address': 'inference.example.com',
   'server.port': 8443,
@@ -93,6 +94,8 @@ describe('traceChatCompletion', () => {
     expect(span?.attributes).toEqual({
       ...COMMON,
       'gen_ai.provider.name': 'weft',
+      // OpenAI's own attributes go on spans of OpenAI's API only.
+      'openai.api.type': undefined,
       'gen_ai.request.stream': true,
       'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }]),
       'gen_ai.response.time_to_first_chunk': expect.any(Number),

@@ -33,20 +33,24 @@ export function chatRequestAttributes(request: ChatCompletionRequest, server: Ch
   set(
     attributes,
     semconv.ATTR_GEN_AI_REQUEST_MAX_TOKENS,
-    numberOrUndefined(request.max_completion_tokens) ?? numberOrUndefined(request.max_tokens),
+    integerOrUndefined(request.max_completion_tokens) ?? integerOrUndefined(request.max_tokens),
   );
   set(attributes, semconv.ATTR_GEN_AI_REQUEST_FREQUENCY_PENALTY, numberOrUndefined(request.frequency_penalty));
   set(attributes, semconv.ATTR_GEN_AI_REQUEST_PRESENCE_PENALTY, numberOrUndefined(request.presence_penalty));
-  set(attributes, semconv.ATTR_GEN_AI_REQUEST_SEED, numberOrUndefined(request.seed));
-  set(attributes, semconv.ATTR_GEN_AI_REQUEST_CHOICE_COUNT, numberOrUndefined(request.n));
-  if (typeof request.stream === 'boolean') attributes[semconv.ATTR_GEN_AI_REQUEST_STREAM] = request.stream;
-  if (typeof request.stop === 'string') attributes[semconv.ATTR_GEN_AI_REQUEST_STOP_SEQUENCES] = [request.stop];
-  else if (Array.isArray(request.stop)) {
-    attributes[semconv.ATTR_GEN_AI_REQUEST_STOP_SEQUENCES] = request.stop.filter((s): s is string => typeof s === 'string');
-  }
+  set(attributes, semconv.ATTR_GEN_AI_REQUEST_SEED, integerOrUndefined(request.seed));
+  // Semconv sets the choice count only when it is not 1, and `stream` only on a streamed request.
+  const choices = integerOrUndefined(request.n);
+  if (choices !== undefined && choices !== 1) attributes[semconv.ATTR_GEN_AI_REQUEST_CHOICE_COUNT] = choices;
+  if (request.stream === true) attributes[semconv.ATTR_GEN_AI_REQUEST_STREAM] = true;
+  const stop = typeof request.stop === 'string' ? [request.stop] : Array.isArray(request.stop) ? request.stop.filter((s): s is string => typeof s === 'string') : [];
+  if (stop.length > 0) attributes[semconv.ATTR_GEN_AI_REQUEST_STOP_SEQUENCES] = stop;
+  set(attributes, semconv.ATTR_GEN_AI_REQUEST_REASONING_LEVEL, stringOrUndefined(request.reasoning_effort));
   set(attributes, semconv.ATTR_GEN_AI_OUTPUT_TYPE, outputType(request.response_format?.type));
-  if (typeof request.service_tier === 'string' && request.service_tier !== 'auto') {
-    attributes[semconv.ATTR_OPENAI_REQUEST_SERVICE_TIER] = request.service_tier;
+  if (isOpenAIProvider(server.providerName)) {
+    attributes[semconv.ATTR_OPENAI_API_TYPE] = semconv.OPENAI_API_TYPE_CHAT_COMPLETIONS;
+    if (typeof request.service_tier === 'string' && request.service_tier !== 'auto') {
+      attributes[semconv.ATTR_OPENAI_REQUEST_SERVICE_TIER] = request.service_tier;
+    }
   }
   return attributes;
 }
@@ -91,16 +95,24 @@ function inputContentAttributes(request: ChatCompletionRequest, config: Resolved
   return attributes;
 }
 
-/** Attributes read from a finished response (or a stream accumulated into one): ids, finish reasons, usage, output content. */
-export function chatResponseAttributes(completion: ChatCompletion, config: ResolvedChatTracingConfig): Attributes {
+/**
+ * Attributes read from a finished response (or a stream accumulated into one): ids, finish reasons, usage, output
+ * content. `providerName` is the span's `gen_ai.provider.name`: OpenAI's own attributes go on OpenAI's spans only.
+ */
+export function chatResponseAttributes(completion: ChatCompletion, config: ResolvedChatTracingConfig, providerName: string): Attributes {
   const attributes: Attributes = {};
   set(attributes, semconv.ATTR_GEN_AI_RESPONSE_ID, stringOrUndefined(completion.id));
   set(attributes, semconv.ATTR_GEN_AI_RESPONSE_MODEL, stringOrUndefined(completion.model));
-  set(attributes, semconv.ATTR_OPENAI_RESPONSE_SERVICE_TIER, stringOrUndefined(completion.service_tier));
-  set(attributes, semconv.ATTR_OPENAI_RESPONSE_SYSTEM_FINGERPRINT, stringOrUndefined(completion.system_fingerprint));
+  if (isOpenAIProvider(providerName)) {
+    set(attributes, semconv.ATTR_OPENAI_RESPONSE_SERVICE_TIER, stringOrUndefined(completion.service_tier));
+    set(attributes, semconv.ATTR_OPENAI_RESPONSE_SYSTEM_FINGERPRINT, stringOrUndefined(completion.system_fingerprint));
+  }
   const choices = Array.isArray(completion.choices) ? [...completion.choices].sort((a, b) => (a?.index ?? 0) - (b?.index ?? 0)) : [];
-  const reasons = choices.map((c) => c?.finish_reason).filter((r): r is string => typeof r === 'string' && r !== '');
-  if (reasons.length > 0) attributes[semconv.ATTR_GEN_AI_RESPONSE_FINISH_REASONS] = reasons;
+  // One reason per choice, in order: a choice that did not finish (a stream cut short) is `error`, as semconv asks,
+  // so that the list still lines up with the choices.
+  if (choices.length > 0) {
+    attributes[semconv.ATTR_GEN_AI_RESPONSE_FINISH_REASONS] = choices.map((c) => stringOrUndefined(c?.finish_reason) ?? semconv.FINISH_REASON_ERROR);
+  }
   Object.assign(attributes, chatUsageAttributes(completion.usage));
   if (config.captureOutput && choices.length > 0) {
     try {
@@ -201,6 +213,16 @@ function outputType(format: string | undefined): string | undefined {
 
 function set(attributes: Attributes, key: string, value: string | number | boolean | undefined): void {
   if (value !== undefined) attributes[key] = value;
+}
+
+/** `openai.*` attributes belong on spans of OpenAI's API, at OpenAI or on Azure. */
+function isOpenAIProvider(providerName: string): boolean {
+  return providerName === semconv.GEN_AI_PROVIDER_OPENAI || providerName === semconv.GEN_AI_PROVIDER_AZURE_OPENAI;
+}
+
+/** Seeds and token and choice counts are integers in semconv (and go out as OTLP ints). */
+function integerOrUndefined(value: unknown): number | undefined {
+  return Number.isSafeInteger(value) ? (value as number) : undefined;
 }
 
 function numberOrUndefined(value: unknown): number | undefined {

@@ -3,7 +3,7 @@ import { chatErrorAttributes, chatRequestContentAttributes, chatResponseAttribut
 import { type ChatSpan, ENDED_CHAT_SPAN, sdkLengthLimit } from './chat-span.js';
 import { fitToLengthLimit, type ResolvedChatTracingConfig } from './config.js';
 import { reportInternalError } from './report.js';
-import { ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK } from './semconv.js';
+import { ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK, GEN_AI_PROVIDER_OPENAI } from './semconv.js';
 import { HIDE_CHUNK, observedIterator, passThrough } from './observed-iterator.js';
 import { ChatStreamAccumulator } from './stream-accumulator.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest } from './types.js';
@@ -115,6 +115,8 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
   streamSignal: AbortSignal | undefined;
   /** The server sends a stream's usage chunk unasked (the platform's services): it comes as if the request asked. */
   serverSendsUsage = false;
+  /** The span's `gen_ai.provider.name`, which decides whether OpenAI's own response attributes are recorded. */
+  providerName: string = GEN_AI_PROVIDER_OPENAI;
 
   constructor(
     /** Where the span comes from; everything is recorded on it as the call ends. */
@@ -143,7 +145,7 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
     if (this.done) return;
     this.record('response', (span, config) => {
       if (completion && typeof completion === 'object') {
-        span.setAttributes(chatResponseAttributes(completion as ChatCompletion, config));
+        span.setAttributes(chatResponseAttributes(completion as ChatCompletion, config, this.providerName));
       }
     });
     this.end();
@@ -156,7 +158,7 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
       return;
     }
     this.record('error', (span, config) => {
-      if (response && typeof response === 'object') span.setAttributes(chatResponseAttributes(response as ChatCompletion, config));
+      if (response && typeof response === 'object') span.setAttributes(chatResponseAttributes(response as ChatCompletion, config, this.providerName));
       this.recordStreamSoFar(span, config);
       span.setAttributes(chatErrorAttributes(error));
       const text = recordedErrorText(error, config.maxAttributeLength);
@@ -375,7 +377,7 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
     if (this.firstChunkAt !== undefined) {
       span.setAttribute(ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK, (this.firstChunkAt - this.startedAt) / 1000);
     }
-    if (this.accumulator) span.setAttributes(chatResponseAttributes(this.accumulator.toCompletion(), config));
+    if (this.accumulator) span.setAttributes(chatResponseAttributes(this.accumulator.toCompletion(), config, this.providerName));
   }
 
   /**

@@ -90,6 +90,7 @@ function toOutputMessage(message: ChatResponseMessage | undefined, finishReason:
     if (typeof reasoning === 'string' && reasoning) parts.push({ type: 'reasoning', content: reasoning });
     if (typeof message.content === 'string' && message.content) parts.push({ type: 'text', content: message.content });
     if (typeof message.refusal === 'string' && message.refusal) parts.push({ type: 'refusal', content: message.refusal });
+    appendAudio(parts, message.audio);
     appendToolCalls(parts, message.tool_calls ?? undefined, message.function_call);
   }
   const role = message && typeof message.role === 'string' ? message.role : 'assistant';
@@ -109,8 +110,8 @@ export function toToolDefinitions(request: ChatCompletionRequest, withSchemas: b
       const definition: GenAIToolDefinition = { type: typeof tool.type === 'string' ? tool.type : 'function', name: spec.name };
       if (withSchemas) {
         if (typeof spec.description === 'string') definition.description = spec.description;
-        const parameters = tool.function ? tool.function.parameters : tool.custom?.format;
-        if (parameters !== undefined) definition.parameters = parameters;
+        if (tool.function && tool.function.parameters !== undefined) definition.parameters = tool.function.parameters;
+        else if (!tool.function && tool.custom?.format !== undefined) definition.format = tool.custom.format;
       }
       out.push(definition);
     }
@@ -155,18 +156,39 @@ function toPart(part: ChatContentPartParam): GenAIPart | undefined {
     case 'input_audio': {
       const audio = part.input_audio;
       if (!audio || typeof audio.data !== 'string') return undefined;
-      return { type: 'blob', modality: 'audio', mime_type: `audio/${audio.format}`, content: audio.data };
+      const blob: GenAIPart = { type: 'blob', modality: 'audio', content: audio.data };
+      const mimeType = audioMimeType(audio.format);
+      if (mimeType) blob.mime_type = mimeType;
+      return blob;
     }
     case 'file': {
       const file = part.file;
       if (file && typeof file.file_id === 'string') return { type: 'file', modality: 'document', file_id: file.file_id };
-      if (file && typeof file.file_data === 'string') return fromUrl(file.file_data, 'document');
+      if (file && typeof file.file_data === 'string') {
+        // openai takes the file's bytes as a data: URL or as bare base64; bare base64 is no URI.
+        return file.file_data.startsWith('data:') ? fromUrl(file.file_data, 'document') : { type: 'blob', modality: 'document', content: file.file_data };
+      }
       return undefined;
     }
     default:
       // Keep parts weft does not know by their type, without their payload.
       return typeof part.type === 'string' ? { type: part.type } : undefined;
   }
+}
+
+/** The IANA media type of an OpenAI audio format (`mp3` is `audio/mpeg`); undefined when none is given. */
+function audioMimeType(format: unknown): string | undefined {
+  if (typeof format !== 'string' || !format) return undefined;
+  if (format === 'mp3') return 'audio/mpeg';
+  if (format === 'pcm16') return 'audio/pcm';
+  return `audio/${format}`;
+}
+
+/** A spoken answer: its audio as a blob part and its transcript as text, so that the answer reads in the trace. */
+function appendAudio(parts: GenAIPart[], audio: ChatResponseMessage['audio']): void {
+  if (!audio || typeof audio !== 'object') return;
+  if (typeof audio.transcript === 'string' && audio.transcript) parts.push({ type: 'text', content: audio.transcript });
+  if (typeof audio.data === 'string' && audio.data) parts.push({ type: 'blob', modality: 'audio', content: audio.data });
 }
 
 /** `data:` URLs become blob parts (their base64 content), others uri parts. */

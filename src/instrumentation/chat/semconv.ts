@@ -1,6 +1,7 @@
 /**
  * The attribute keys and values weft writes on chat spans: the OpenTelemetry GenAI semantic conventions
- * (development status, the `gen_ai.*` registry as of semconv-genai 1.42), plus the one key the trace service
+ * (development status: the `gen_ai.*` registry and the inference span of
+ * github.com/open-telemetry/semantic-conventions-genai, where they moved from semantic-conventions after v1.40), plus the one key the trace service
  * reads for the call's total token count (`llm.usage.total_tokens`, see the trace service reference §3.2).
  */
 
@@ -20,6 +21,8 @@ export const ATTR_GEN_AI_REQUEST_STOP_SEQUENCES = 'gen_ai.request.stop_sequences
 export const ATTR_GEN_AI_REQUEST_SEED = 'gen_ai.request.seed';
 export const ATTR_GEN_AI_REQUEST_CHOICE_COUNT = 'gen_ai.request.choice.count';
 export const ATTR_GEN_AI_REQUEST_STREAM = 'gen_ai.request.stream';
+/** From OpenAI's `reasoning_effort`. */
+export const ATTR_GEN_AI_REQUEST_REASONING_LEVEL = 'gen_ai.request.reasoning.level';
 
 export const ATTR_GEN_AI_RESPONSE_ID = 'gen_ai.response.id';
 export const ATTR_GEN_AI_RESPONSE_MODEL = 'gen_ai.response.model';
@@ -38,6 +41,9 @@ export const ATTR_GEN_AI_OUTPUT_MESSAGES = 'gen_ai.output.messages';
 export const ATTR_GEN_AI_SYSTEM_INSTRUCTIONS = 'gen_ai.system_instructions';
 export const ATTR_GEN_AI_TOOL_DEFINITIONS = 'gen_ai.tool.definitions';
 
+/** Which of OpenAI's APIs was called: weft traces chat completions. */
+export const ATTR_OPENAI_API_TYPE = 'openai.api.type';
+export const OPENAI_API_TYPE_CHAT_COMPLETIONS = 'chat_completions';
 export const ATTR_OPENAI_REQUEST_SERVICE_TIER = 'openai.request.service_tier';
 export const ATTR_OPENAI_RESPONSE_SERVICE_TIER = 'openai.response.service_tier';
 export const ATTR_OPENAI_RESPONSE_SYSTEM_FINGERPRINT = 'openai.response.system_fingerprint';
@@ -50,5 +56,7 @@ export const ATTR_HTTP_RESPONSE_STATUS_CODE = 'http.response.status_code';
 export const GEN_AI_OPERATION_CHAT = 'chat';
 export const GEN_AI_PROVIDER_OPENAI = 'openai';
 export const GEN_AI_PROVIDER_AZURE_OPENAI = 'azure.ai.openai';
+/** The finish reason of a choice that did not finish (semconv has no "unknown"). */
+export const FINISH_REASON_ERROR = 'error';
 /** `error.type` when the cause has no usable name. */
 export const ERROR_TYPE_OTHER = '_OTHER';

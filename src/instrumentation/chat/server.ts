@@ -26,6 +26,8 @@ const PROVIDERS_BY_HOST: ReadonlyArray<readonly [suffix: string, provider: strin
   ['api.mistral.ai', 'mistral_ai'],
   ['api.x.ai', 'x_ai'],
   ['api.perplexity.ai', 'perplexity'],
+  ['api.moonshot.ai', 'moonshot_ai'],
+  ['api.moonshot.cn', 'moonshot_ai'],
   ['api.anthropic.com', 'anthropic'],
   ['api.cohere.ai', 'cohere'],
   ['api.cohere.com', 'cohere'],

@@ -164,7 +164,8 @@ function startChatCall<T>(
   // Before any content is recorded: a prompt can quote the key of the client making this very call.
   for (const secret of options.secrets ?? []) rememberSecret(secret);
   const snapshot = requestSnapshot(request);
-  const describe = () => chatSpanStart(snapshot, chatServer(options.serverUrl, options.providerName));
+  const server = chatServer(options.serverUrl, options.providerName);
+  const describe = () => chatSpanStart(snapshot, server);
   let span: ChatSpan;
   if (startsWhenRead(tracer, parent)) {
     span = new SpanStartedWhenRead(tracer, parent, describe);
@@ -178,9 +179,7 @@ function startChatCall<T>(
     }
     span = spanStartedNow(started, parent);
   }
-  const serverSendsUsage =
-    request.stream === true &&
-    (options.serverSendsStreamUsage === true || chatServer(options.serverUrl, options.providerName).sendsStreamUsage);
+  const serverSendsUsage = request.stream === true && (options.serverSendsStreamUsage === true || server.sendsStreamUsage);
   const hideUsage =
     config.requestStreamUsage &&
     request.stream === true &&
@@ -189,6 +188,7 @@ function startChatCall<T>(
     options.serverRejectsStreamOptions !== true;
   const recorder = new ChatCallRecorder(span, hideUsage ? withUsageRequested(request) : request, snapshot, config, hideUsage);
   recorder.serverSendsUsage = serverSendsUsage;
+  recorder.providerName = server.providerName;
   recorder.streamSignal = options.signal;
   // Ended with what it received if the process ends first (register()'s exit hooks, shutdown()).
   started(recorder);

@@ -66,6 +66,8 @@ export interface ChatCompletionRequest {
   readonly functions?: readonly { readonly name?: string | undefined; readonly description?: string | undefined; readonly parameters?: unknown }[] | undefined;
   readonly response_format?: { readonly type?: string | undefined } | null | undefined;
   readonly service_tier?: string | null | undefined;
+  /** `minimal`, `low`, `medium`, `high` on reasoning models: `gen_ai.request.reasoning.level`. */
+  readonly reasoning_effort?: string | null | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -93,6 +95,8 @@ export interface ChatResponseMessage {
   readonly function_call?: { readonly name?: string; readonly arguments?: string } | null;
   readonly reasoning_content?: string | null;
   readonly reasoning?: string | null;
+  /** A spoken answer (`modalities: ['audio']`): base64 audio and its transcript. */
+  readonly audio?: { readonly data?: string; readonly transcript?: string } | null;
 }
 
 /** One choice of a non-streamed response. */
@@ -233,5 +237,8 @@ export interface GenAIToolDefinition {
   type: string;
   name: string;
   description?: string;
+  /** A function tool's JSON Schema. */
   parameters?: unknown;
+  /** A custom tool's input format (free text, or a grammar): not a JSON Schema, so not `parameters`. */
+  format?: unknown;
 }

@@ -40,6 +40,7 @@ describe('chat calls of the clients are traced like the openai instrumentation t
     expect(span?.attributes).toEqual({
       'gen_ai.operation.name': 'chat',
       'gen_ai.provider.name': 'openai',
+      'openai.api.type': 'chat_completions',
       'gen_ai.request.model': 'meta-llama/Llama-3.1-8B-Instruct',
       'gen_ai.request.temperature': 0.5,
       'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Hi' }] }]),
