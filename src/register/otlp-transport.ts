@@ -192,7 +192,8 @@ export function createOtlpTransport(config: OtlpTransportConfig): OtlpTransport 
       const sending: Sending = { released: false };
       live.add(sending);
       try {
-        const deadline = Date.now() + timeoutMillis;
+        // A clock that never steps: a wall clock set back would stretch the deadline by as much.
+        const deadline = performance.now() + timeoutMillis;
         const body = config.gzip ? await gzipAsync(data) : data;
         let backoff = FIRST_BACKOFF_MS;
         let result = await attempt(body, timeoutMillis, sending);
@@ -201,10 +202,10 @@ export function createOtlpTransport(config: OtlpTransportConfig): OtlpTransport 
           const jittered = Math.min(backoff * (0.8 + Math.random() * 0.4), LONGEST_BACKOFF_MS);
           backoff *= 1.5;
           const wait = result.retryInMillis ?? jittered;
-          if (wait > deadline - Date.now()) break;
+          if (wait > deadline - performance.now()) break;
           await pause(wait, sending);
           if (sending.released) break;
-          result = await attempt(body, Math.max(1, deadline - Date.now()), sending);
+          result = await attempt(body, Math.max(1, deadline - performance.now()), sending);
         }
         return result;
       } finally {

@@ -69,6 +69,8 @@ export class ResilientExporter implements SpanExporter {
   private pending: ReadableSpan[] = [];
   /** Each export request in flight: its spans, the means to stop waiting for it early, or to count it otherwise. */
   private readonly inFlight = new Map<Promise<void>, { batch: ReadableSpan[]; letGo: () => void; finish: (count: () => void) => void }>();
+  // Times are performance.now()'s, which never steps: the wall clock can go back an hour (NTP, a VM resumed), which
+  // would hold every export back for as long.
   private lastFailureAt = 0;
   /** Spans the answer being read refused; see {@link ResilientExporter.noteRejected}. */
   private rejectedInAnswer = 0;
@@ -99,7 +101,7 @@ export class ResilientExporter implements SpanExporter {
 
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
     this.stats.spansQueued -= spans.length;
-    if (Date.now() < this.pausedUntil) {
+    if (performance.now() < this.pausedUntil) {
       this.keep(spans);
       this.retryWhenPauseEnds();
       resultCallback({ code: ExportResultCode.SUCCESS });
@@ -213,7 +215,7 @@ export class ResilientExporter implements SpanExporter {
    * refused connection or an error answer costs the last send little.
    */
   mayLastSend(): boolean {
-    return !(this.hanging && this.backendDown) && Date.now() >= this.heldUntil;
+    return !(this.hanging && this.backendDown) && performance.now() >= this.heldUntil;
   }
 
   /**
@@ -264,19 +266,19 @@ export class ResilientExporter implements SpanExporter {
    * does not wait again, retry after retry, on a service that has just failed.
    */
   get backendDown(): boolean {
-    return Date.now() < this.pausedUntil;
+    return performance.now() < this.pausedUntil;
   }
 
   /** Exports pause after a failure: 1 s, doubling up to 30 s while the service keeps failing. */
   private pause(): void {
     this.pauseMs = Math.min(this.pauseMs === 0 ? FIRST_PAUSE_MS : this.pauseMs * 2, LONGEST_PAUSE_MS);
-    this.pausedUntil = Date.now() + this.pauseMs;
+    this.pausedUntil = performance.now() + this.pauseMs;
   }
 
   private onFailure(batch: ReadableSpan[], error: unknown): void {
     this.stats.exportFailures += 1;
     this.failures += 1;
-    this.lastFailureAt = Date.now();
+    this.lastFailureAt = performance.now();
     if ((error as { permanent?: unknown } | undefined)?.permanent === true) {
       this.stats.spansDropped += batch.length;
       reportOnce(
@@ -325,7 +327,7 @@ export class ResilientExporter implements SpanExporter {
         if (this.backendDown) this.retryWhenPauseEnds();
         else void this.retryPending();
       },
-      Math.max(1, this.pausedUntil - Date.now()),
+      Math.max(1, this.pausedUntil - performance.now()),
     );
     this.retryTimer.unref();
   }
@@ -354,7 +356,7 @@ export class ResilientExporter implements SpanExporter {
    * would wait on it again, until its timeout, for nothing.
    */
   async retryPending(notFailedSince = Number.POSITIVE_INFINITY, last = false): Promise<void> {
-    if (this.pending.length === 0 || this.failures > notFailedSince || Date.now() < this.heldUntil) return;
+    if (this.pending.length === 0 || this.failures > notFailedSince || performance.now() < this.heldUntil) return;
     if (this.hanging && this.backendDown && !last) return;
     await new Promise<void>((resolve) => this.send([], () => resolve()));
   }

@@ -49,3 +49,20 @@ it('sends the spans of a request the service never answered, once it answers aga
   expect(receiver!.spans().map((span) => span.name).sort()).toEqual(['a', 'b']);
   expect(handle.stats).toMatchObject({ spansEnded: 2, spansExported: 2, spansDropped: 0 });
 });
+
+// The pause after a failure is measured on a clock that never steps: a wall clock set back (NTP, a VM resumed) held
+// every export back for as long as the step, an hour here, and the spans beyond the backlog's bound were dropped.
+it('sends the kept spans as the pause ends though the wall clock stepped back an hour meanwhile', async () => {
+  const wallClock = Date.now;
+  try {
+    const handle = await quietAfterAFailure({ status: 503 });
+    const stepped = wallClock() - 3_600_000;
+    const since = performance.now();
+    Date.now = () => stepped + (performance.now() - since);
+    trace.getTracer('app').startSpan('c').end();
+    await settlesWithin(until(() => handle.stats.spansExported === 3), 'the retry of the kept spans', 15);
+    expect(receiver!.spans().map((span) => span.name).sort()).toEqual(['a', 'b', 'c']);
+  } finally {
+    Date.now = wallClock;
+  }
+});
