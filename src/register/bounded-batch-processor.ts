@@ -30,7 +30,7 @@ export class BoundedBatchProcessor implements SpanProcessor {
       this.stats.spansDropped += 1;
       reportOnce(
         'queue-full',
-        `the export queue is full (${this.maxQueueSize} spans): the trace service is slow or unreachable, so new spans are being dropped and counted.`,
+        `the export queue is full (${this.maxQueueSize} spans): spans end faster than they can be sent (a burst, or a trace service that is slow or unreachable), so new spans are being dropped and counted. A larger \`batch.maxQueueSize\` (env OTEL_BSP_MAX_QUEUE_SIZE) takes bigger bursts.`,
       );
       return;
     }

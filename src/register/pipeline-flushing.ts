@@ -92,6 +92,16 @@ export function pipelineFlushing(exporting: ExportPipeline, options: FlushingOpt
     // The pipelines hooked send one after the other, within one flush timeout from the start of the end, each within
     // its share of what is left: one that finishes early leaves the rest to those after it.
     const timeLeft = Math.floor((flushTimeout - (performance.now() - endingSince)) / Math.max(1, pipelinesLeft));
+    if (hurry) {
+      // The app's user asked twice: the process ends now, and says what that cost, as a flush given up on does.
+      const unsent = unsentSpans(exporting);
+      if (unsent > 0) {
+        reportOnce(
+          `exit-hurried ${exporting.endpoint}`,
+          `a second signal ended the process while weft was sending spans to ${exporting.endpoint} at exit; ${unsent} span(s) were not sent.`,
+        );
+      }
+    }
     try {
       // A process may not be allowed to start another (Node's permission model): the spans are then dropped, counted.
       if (!hurry && timeLeft > 0) exporting.lastSend(timeLeft);

@@ -2,6 +2,7 @@ import { trace } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { register } from 'weft';
 import { deadOrigin } from '../helpers/dead-origin.js';
+import { recordingLogger } from '../helpers/recording-logger.js';
 import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
 
 function endSpans(count: number, prefix = 's'): void {
@@ -44,9 +45,11 @@ describe('register() when the trace service misbehaves', () => {
     expect(weft.droppedSpans).toBe(4);
   });
 
-  it('drops and counts spans beyond the queue bound while the service hangs', async () => {
+  it('drops and counts spans beyond the queue bound while the service hangs, and says which option takes more', async () => {
     const receiver = await startOtlpReceiver({ reply: () => 'hang' });
+    const logger = recordingLogger();
     const weft = register({
+      logger,
       baseUrl: receiver.url,
       project: 'acme/p',
       instrumentations: [],
@@ -58,6 +61,9 @@ describe('register() when the trace service misbehaves', () => {
     endSpans(25);
     expect(weft.stats.spansQueued).toBe(10);
     expect(weft.droppedSpans).toBe(5);
+    // A burst fills the queue as a slow service does: the warning names both, and the option.
+    expect(logger.lines.join('\n')).toContain('spans end faster than they can be sent (a burst, or a trace service that is slow or unreachable)');
+    expect(logger.lines.join('\n')).toContain('`batch.maxQueueSize` (env OTEL_BSP_MAX_QUEUE_SIZE)');
 
     await weft.shutdown();
     await receiver.close();

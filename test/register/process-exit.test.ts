@@ -81,7 +81,7 @@ describe('a dead or hanging trace service at exit', () => {
     expect(result.stderr).not.toContain('gave up');
   });
 
-  it('ends at once on a second SIGINT during the flush, sending nothing more', async () => {
+  it('ends at once on a second SIGINT during the flush, sending nothing more, and says what it left unsent', async () => {
     const hanging = await startOtlpReceiver({ reply: () => 'hang' });
     const app = startNode([fixture('long-running.mjs')], { WEFT_BASE_URL: hanging.url, WEFT_PROJECT: 'a/b' });
     await app.waitForOutput('ready');
@@ -97,6 +97,7 @@ describe('a dead or hanging trace service at exit', () => {
     expect(result.signal).toBe('SIGINT');
     // The flush's request only: no last send after the second signal.
     expect(hanging.requests).toHaveLength(1);
+    expect(result.stderr).toMatch(/a second signal ended the process while weft was sending spans to \S+ at exit; 1 span\(s\) were not sent/);
   });
 
   it('exits after its flush timeout when the service never answers', async () => {
