@@ -47,6 +47,13 @@ export interface ScriptedCompletion {
    * usage-only chunk after it and no `usage: null` before it, as some OpenAI-compatible servers send it.
    */
   usageOnLastChoice?: boolean;
+  /**
+   * Streams only, with usage asked for: the usage-only chunk's `choices` is `null` (MiniMax) or left out (Fireworks,
+   * DeepInfra) rather than `[]`.
+   */
+  usageChunkChoices?: 'null' | 'absent';
+  /** Streams only: each choice's chunks in turn, rather than interleaved as OpenAI sends them with `n > 1`. */
+  choiceAfterChoice?: boolean;
 }
 
 /** An error reply with an OpenAI error body. */
@@ -194,15 +201,19 @@ export function renderChunks(reply: ScriptedCompletion, includeUsage: boolean): 
   const chunks: Record<string, unknown>[] = [];
   const longest = Math.max(0, ...perChoice.map((d) => d.length));
   const onLastChoice = includeUsage && reply.usageOnLastChoice === true;
-  for (let step = 0; step < longest; step++) {
-    for (const deltas of perChoice) {
-      const d = deltas[step];
-      if (!d) continue;
-      chunks.push(chunk(reply, [{ index: d.index, delta: d.delta, logprobs: null, finish_reason: d.finish_reason }], includeUsage && !onLastChoice));
-    }
+  const inOrder = reply.choiceAfterChoice
+    ? perChoice.flat()
+    : Array.from({ length: longest }, (_, step) => perChoice.flatMap((deltas) => (deltas[step] ? [deltas[step]] : [])));
+  for (const d of inOrder.flat()) {
+    chunks.push(chunk(reply, [{ index: d.index, delta: d.delta, logprobs: null, finish_reason: d.finish_reason }], includeUsage && !onLastChoice));
   }
   if (onLastChoice && reply.usage) chunks.at(-1)!.usage = reply.usage;
-  else if (includeUsage && reply.usage) chunks.push({ ...chunk(reply, [], false), usage: reply.usage });
+  else if (includeUsage && reply.usage) {
+    const usageChunk: Record<string, unknown> = { ...chunk(reply, [], false), usage: reply.usage };
+    if (reply.usageChunkChoices === 'null') usageChunk.choices = null;
+    if (reply.usageChunkChoices === 'absent') delete usageChunk.choices;
+    chunks.push(usageChunk);
+  }
   return chunks;
 }
 

@@ -280,6 +280,22 @@ describe('a streamed chat completion', () => {
     expect(withContentParsed(span!.attributes)).toEqual({ ...streamedHi(), ...HELLO_RESPONSE, ...HELLO_USAGE, 'gen_ai.output.messages': HELLO_OUTPUT });
   });
 
+  for (const choices of ['null', 'absent'] as const) {
+    it(`hides a usage chunk whose choices are ${choices === 'null' ? 'null' : 'left out'}, as some providers send it, and records it`, async () => {
+      h.server.reply({ ...HELLO, usageChunkChoices: choices });
+      const stream = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+      const chunks = [];
+      for await (const chunk of stream) chunks.push(chunk);
+
+      expect(h.server.requests.at(-1)?.body?.stream_options).toEqual({ include_usage: true });
+      // The app sees the content chunks alone: an app reading chunk.choices[0] would break on the usage chunk.
+      expect(chunks).toHaveLength(5);
+      for (const chunk of chunks) expect(chunk.choices).toHaveLength(1);
+      const [span] = await h.spans(1);
+      expect(withContentParsed(span!.attributes)).toEqual({ ...streamedHi(), ...HELLO_RESPONSE, ...HELLO_USAGE, 'gen_ai.output.messages': HELLO_OUTPUT });
+    });
+  }
+
   it('hides the usage a server puts on the chunk that finishes the last choice, and records it', async () => {
     h.server.reply({ ...HELLO, usageOnLastChoice: true });
     const stream = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
@@ -358,6 +374,27 @@ describe('a streamed chat completion', () => {
     await drain(stream);
     const [span] = await h.spans(1);
     expect(withContentParsed(span!.attributes)).toEqual({ ...streamedHi(), ...TWO_CHOICES_ATTRIBUTES });
+  });
+
+  it('ends the span at a break when the choices asked for have not all come, rather than read on for the usage', async () => {
+    // A server that sends each choice in turn: at the break two of the three have finished, and the third is to come.
+    h.server.reply({
+      ...HELLO,
+      choices: [
+        { content: 'one', finishReason: 'stop' },
+        { content: 'two', finishReason: 'stop' },
+        { content: 'three', finishReason: 'stop' },
+      ],
+      choiceAfterChoice: true,
+    });
+    const stream = await h.client().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, n: 3, stream: true });
+    for await (const chunk of stream) if (chunk.choices[0]?.index === 1 && chunk.choices[0].finish_reason) break;
+
+    const [span] = await h.spans(1);
+    // Left with what came: two choices and no usage, as the app left them.
+    expect(span!.attributes['gen_ai.response.finish_reasons']).toEqual(['stop', 'stop']);
+    expect(span!.attributes).not.toHaveProperty(['gen_ai.usage.input_tokens']);
+    expect(span!.status.code).toBe(0);
   });
 
   it('stays the SDK Stream, and its tee() branches both see every chunk under one span', async () => {

@@ -100,6 +100,17 @@ for (const { name, make } of majors) {
       expect(json(span?.attributes['gen_ai.output.messages'])).toEqual(HELLO_OUTPUT);
     });
 
+    it('gives the result of each step as the SDK does, value before done, on a chunk it copied to hide usage: null', async () => {
+      h.server.reply(HELLO);
+      const stream = await make().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
+      const iterator = stream[Symbol.asyncIterator]();
+      const first = await iterator.next();
+      expect(Object.keys(first)).toEqual(['value', 'done']);
+      expect('usage' in (first.value as object)).toBe(false);
+      await iterator.return?.();
+      await h.spans(1);
+    });
+
     it('fails the span when the app aborts the stream with its controller', async () => {
       h.server.reply({ ...HELLO, hangAfterChunks: 2 });
       const stream = await make().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });

@@ -24,13 +24,20 @@ function startVllm(): Promise<Server> {
           JSON.stringify({
             ...base,
             object: 'chat.completion',
-            choices: [{ index: 0, message: { role: 'assistant', content: '42', reasoning: 'Think, then answer.' }, finish_reason: 'stop' }],
+            choices: [{ index: 0, message: { role: 'assistant', content: '42', reasoning_content: '', reasoning: 'Think, then answer.' }, finish_reason: 'stop' }],
           }),
         );
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const deltas = [{ role: 'assistant', content: '' }, { reasoning: 'Think, ' }, { reasoning: 'then answer.' }, { content: '42' }];
+      // The first delta names the old key empty, the second both keys alike, as vLLM versions between the two send:
+      // each piece is recorded once.
+      const deltas = [
+        { role: 'assistant', content: '' },
+        { reasoning_content: '', reasoning: 'Think, ' },
+        { reasoning: 'then answer.', reasoning_content: 'then answer.' },
+        { content: '42' },
+      ];
       for (const [i, delta] of deltas.entries()) {
         const finish = i === deltas.length - 1 ? 'stop' : null;
         res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);

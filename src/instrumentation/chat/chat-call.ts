@@ -263,7 +263,7 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
       try {
         if (this.firstChunkAt === undefined) this.firstChunkAt = performance.now();
         else if (!this.abortWatched) this.watchAbort();
-        this.accumulator ??= new ChatStreamAccumulator(this.config.captureOutput);
+        this.accumulator ??= new ChatStreamAccumulator(this.config.captureOutput, choiceCount(this.request.n));
         this.accumulator.add(chunk as ChatCompletionChunk);
       } catch (error) {
         reportInternalError('stream chunk', error);
@@ -272,7 +272,8 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
     // Even after the span ended, what weft asked for stays hidden: the caller never asked for it.
     if (!this.hideUsage || !chunk || typeof chunk !== 'object') return chunk;
     const { choices, usage } = chunk as { choices?: unknown; usage?: unknown };
-    if (usage && Array.isArray(choices) && choices.length === 0) return HIDE_CHUNK;
+    // The usage chunk has no choices: `[]` as OpenAI sends it, `null` (MiniMax) or no key at all (Fireworks, DeepInfra).
+    if (usage && !(Array.isArray(choices) && choices.length > 0)) return HIDE_CHUNK;
     // With include_usage every other chunk carries `usage: null`, which the caller would not have seen; some servers
     // put the usage itself on the chunk that finishes the last choice instead of one of its own.
     return usage === undefined ? chunk : withoutUsage(chunk);
@@ -405,6 +406,11 @@ function withoutUsage(chunk: object): object {
   if (Object.getPrototypeOf(chunk) !== Object.prototype && Reflect.deleteProperty(chunk, 'usage')) return chunk;
   const { usage: _added, ...shown } = chunk as { usage?: unknown };
   return shown;
+}
+
+/** The choices a request asked for: `n`, when it is a count. */
+function choiceCount(n: unknown): number {
+  return Number.isSafeInteger(n) && (n as number) > 1 ? (n as number) : 1;
 }
 
 function abortReason(signal: AbortSignal): unknown {

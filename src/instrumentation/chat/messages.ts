@@ -86,7 +86,7 @@ export function toOutputMessages(choices: readonly ChatChoice[]): GenAIOutputMes
 function toOutputMessage(message: ChatResponseMessage | undefined, finishReason: string | null | undefined): GenAIOutputMessage {
   const parts: GenAIPart[] = [];
   if (message && typeof message === 'object') {
-    const reasoning = message.reasoning_content ?? message.reasoning;
+    const reasoning = message.reasoning_content || message.reasoning;
     if (typeof reasoning === 'string' && reasoning) parts.push({ type: 'reasoning', content: reasoning });
     if (typeof message.content === 'string' && message.content) parts.push({ type: 'text', content: message.content });
     if (typeof message.refusal === 'string' && message.refusal) parts.push({ type: 'refusal', content: message.refusal });

@@ -54,7 +54,8 @@ class ObservedIterator<C> implements AsyncIterableIterator<C> {
     }
     const shown = this.#call.onChunk(result.value);
     if (shown === HIDE_CHUNK) return this.#source.next().then(this.#onResult, this.#onError);
-    return shown === result.value ? result : { done: false, value: shown as C };
+    // In the order the SDK gives them, for an app that prints or compares the result.
+    return shown === result.value ? result : { value: shown as C, done: false };
   };
   readonly #onError = (error: unknown): never => {
     throw this.#failed(error);

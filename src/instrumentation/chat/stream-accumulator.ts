@@ -32,8 +32,14 @@ export class ChatStreamAccumulator {
   private usage: ChatUsage | undefined;
   private readonly choices = new Map<number, ChoiceState>();
 
-  /** @param keepContent Whether to keep text and arguments (only needed when output content is recorded). */
-  constructor(private readonly keepContent: boolean) {}
+  /**
+   * @param keepContent Whether to keep text and arguments (only needed when output content is recorded).
+   * @param choiceCount How many choices the request asked for (`n`): the response is whole only when each came.
+   */
+  constructor(
+    private readonly keepContent: boolean,
+    private readonly choiceCount = 1,
+  ) {}
 
   /** Adds one chunk. Anything that is not chunk-shaped is ignored. */
   add(chunk: ChatCompletionChunk): void {
@@ -54,7 +60,8 @@ export class ChatStreamAccumulator {
       if (!this.keepContent) continue;
       if (typeof delta.content === 'string') state.content.push(delta.content);
       if (typeof delta.refusal === 'string') state.refusal.push(delta.refusal);
-      const reasoning = delta.reasoning_content ?? delta.reasoning;
+      // vLLM sends both keys, one of them empty or the same text: the first with text, so nothing is lost or doubled.
+      const reasoning = delta.reasoning_content || delta.reasoning;
       if (typeof reasoning === 'string') state.reasoning.push(reasoning);
       if (Array.isArray(delta.tool_calls)) {
         (delta.tool_calls as readonly ChatToolCallDelta[]).forEach((fragment, position) => {
@@ -82,7 +89,7 @@ export class ChatStreamAccumulator {
 
   /** Whether the response arrived whole: every choice finished and, if `withUsage`, the usage came too. */
   isWhole(withUsage: boolean): boolean {
-    if (this.choices.size === 0 || (withUsage && this.usage === undefined)) return false;
+    if (this.choices.size < this.choiceCount || this.choices.size === 0 || (withUsage && this.usage === undefined)) return false;
     for (const state of this.choices.values()) if (state.finishReason === undefined) return false;
     return true;
   }
