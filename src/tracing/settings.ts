@@ -1,6 +1,13 @@
 import type { Span } from '@opentelemetry/api';
-import { sdkLengthLimit } from '../instrumentation/chat/chat-span.js';
-import { type CaptureContent, captureSides, DEFAULT_MAX_ATTRIBUTE_LENGTH, resolveChatTracingConfig } from '../instrumentation/chat/config.js';
+import {
+  type CaptureContent,
+  captureSides,
+  DEFAULT_MAX_ATTRIBUTE_LENGTH,
+  resolveCaptureSides,
+  sdkLengthLimit,
+  tighterSpanLimit,
+  withinEnvLengthLimit,
+} from '../config/content.js';
 import { WeftConfigError } from '../config/index.js';
 import { reportOnce } from '../diagnostics.js';
 
@@ -47,12 +54,12 @@ const MARKER_ROOM = 1024;
 
 function fromEnvironment(): ResolvedContentOptions {
   try {
-    const chat = resolveChatTracingConfig({});
+    const sides = resolveCaptureSides(undefined);
     return {
-      captureInput: chat.captureInput,
-      captureOutput: chat.captureOutput,
+      captureInput: sides.input,
+      captureOutput: sides.output,
       redactContent: undefined,
-      maxAttributeLength: chat.maxAttributeLength,
+      maxAttributeLength: withinEnvLengthLimit(DEFAULT_MAX_ATTRIBUTE_LENGTH),
     };
   } catch (error) {
     // register() refuses a malformed variable; without it (an app's own NodeSDK) ops must not start throwing because
@@ -133,8 +140,8 @@ export function resolveContentOptions(
  * can ask for more than the SDK keeps (its environment variables, or a provider's `spanLimits` set in code).
  */
 export function fitToSpan(settings: ResolvedContentOptions, span: Span): ResolvedContentOptions {
-  const limit = sdkLengthLimit(span);
-  if (limit === undefined || limit >= settings.maxAttributeLength) return settings;
+  const limit = tighterSpanLimit(sdkLengthLimit(span), settings.maxAttributeLength);
+  if (limit === undefined) return settings;
   return { ...settings, maxAttributeLength: limit };
 }
 
