@@ -2,7 +2,7 @@
 import type { Dispatcher } from 'undici';
 import { BodyStreamError } from './body.js';
 import { WeftAbortError, WeftConnectionError, WeftError, WeftRequestBodyError, WeftTimeoutError } from './errors.js';
-import type { ResponseBody, ResponseHeaders } from './http.js';
+import type { ResponseBody } from './types.js';
 
 /**
  * Ties one attempt to the caller's signal and to the timeout, and turns what undici throws into weft
@@ -166,15 +166,6 @@ export async function readErrorBody(body: GuardedBody): Promise<unknown> {
   } catch {
     return text;
   }
-}
-
-export function isJsonContentType(headers: ResponseHeaders): boolean {
-  const type = firstHeader(headers['content-type']) ?? '';
-  return /\bjson\b/i.test(type);
-}
-
-export function firstHeader(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /** Failures that happen before a single byte of the request left this machine. */
