@@ -147,7 +147,7 @@ export function fitToSpan(settings: ResolvedContentOptions, span: Span): Resolve
 
 /**
  * The text `write(budget)` gives, at most `limit` characters long: the SDK cuts a longer attribute without regard
- * for JSON. `write` (`safeStringify`, `clip`) may run over its budget by its markers and closing brackets, so the
+ * for JSON. `write` (`safeStringify`, `scrubAndCut`) may run over its budget by its markers and closing brackets, so the
  * budget leaves room for them; if the text still runs over (a small limit, deep nesting), `write` is asked again
  * with the overrun taken off, then with no budget at all (markers only). `undefined` when even that does not
  * fit: better no attribute than broken JSON.

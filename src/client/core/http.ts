@@ -77,7 +77,7 @@ import {
   parseRetryAfter,
 } from './retry.js';
 import { buildUrl } from './url.js';
-import { checkHeaders, checkedBackoff, checkedFunction, checkedIdempotent, checkedOnRetry, checkedSignal, retryCount, timerMs } from './options.js';
+import { checkHeaders, checkedBackoff, checkedFunction, checkedIdempotent, checkedSignal, retryCount, timerMs } from './options.js';
 import { DEFAULT_USER_AGENT } from './version.js';
 import { LazyAgent, loadUndici } from './undici.js';
 import { rememberCredentialHeaders, rememberSecret } from '../../secrets.js';
@@ -120,7 +120,7 @@ export class HttpCore {
     this.timeoutMs = timerMs(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
     this.maxRetries = retryCount(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries');
     this.backoff = checkedBackoff(options.backoff ?? {});
-    this.onRetry = checkedOnRetry(options.onRetry);
+    this.onRetry = checkedFunction(options.onRetry, 'onRetry');
     this.#unauthenticatedHint =
       checkedFunction(options.unauthenticatedHint, 'unauthenticatedHint') ??
       ((sent) => (sent ? 'The API key was not accepted.' : 'No API key was sent.'));
