@@ -1,6 +1,6 @@
 import type { AttributeValue, Attributes } from '@opentelemetry/api';
 import { jsonOrText, safeStringify, scrubAndCut } from './serialize.js';
-import { contentOptions, withinLimit } from './settings.js';
+import { contentOptions, withinLimit } from './content-options.js';
 import { reportOnce } from '../diagnostics.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@opentelemetry/api';
 import { reportTracingFailure } from './failures.js';
 import { jsonOrText, safeStringify, scrubAndCut } from './serialize.js';
-import { type ResolvedContentOptions, withinLimit } from './settings.js';
+import { type ResolvedContentOptions, withinLimit } from './content-options.js';
 
 /**
  * The `inputs` attribute: JSON text of the object of named arguments, after the privacy settings.

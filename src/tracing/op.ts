@@ -1,7 +1,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import { ATTR, customAttributes, recordableText } from './attributes.js';
 import { type ParameterList, parameterList } from './parameter-names.js';
-import { type ContentOptions, checkContentOptions } from './settings.js';
+import { type ContentOptions, checkContentOptions } from './content-options.js';
 import { type CallPlan, runTraced } from './traced-call.js';
 import { DEFAULT_MAX_YIELDS, traceAsyncGenerator, traceGenerator } from './traced-iterators.js';
 import { activeContext } from './active-context.js';

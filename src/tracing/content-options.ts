@@ -52,7 +52,7 @@ export interface ResolvedContentOptions {
 // Room for truncation markers and closing brackets, so the JSON stays under an SDK limit and is never cut by it.
 const MARKER_ROOM = 1024;
 
-function fromEnvironment(): ResolvedContentOptions {
+function contentOptionsFromEnv(): ResolvedContentOptions {
   try {
     const sides = resolveCaptureSides(undefined);
     return {
@@ -77,7 +77,7 @@ const holder = globalThis as { [KEY]?: ResolvedContentOptions };
 
 /** The process-wide content settings: the environment's, unless {@link configureTracing} changed them. */
 export function contentOptions(): ResolvedContentOptions {
-  holder[KEY] ??= fromEnvironment();
+  holder[KEY] ??= contentOptionsFromEnv();
   return holder[KEY];
 }
 
@@ -92,7 +92,7 @@ export function contentOptions(): ResolvedContentOptions {
 export function configureTracing(options: ContentOptions): ResolvedContentOptions {
   checkContentOptions(options);
   const previous = contentOptions();
-  holder[KEY] = resolveContentOptions(options, fromEnvironment());
+  holder[KEY] = resolveContentOptions(options, contentOptionsFromEnv());
   return previous;
 }
 
