@@ -37,7 +37,7 @@ export const ATTR = {
  * `[` or `{` where it can (reference trace-service.md §3.1). A thread id or display name it reads so becomes an
  * object where the call needs a string.
  */
-export function readAsJson(text: string): boolean {
+function readAsJson(text: string): boolean {
   const first = text.charCodeAt(0);
   if (first !== 0x5b /* [ */ && first !== 0x7b /* { */) return false;
   try {

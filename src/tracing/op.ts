@@ -24,7 +24,15 @@ export interface OpOptions extends TraceOptions {
   maxYields?: number | undefined;
 }
 
-/** Any function op() can wrap (the `this` type is whatever the function declares). */
+/**
+ * Any function op() can wrap (the `this` type is whatever the function declares): op() returns the same type, so
+ * its callers see the wrapped function's own parameters and result.
+ *
+ * @example
+ * function traceAll<F extends AnyFunction>(fn: F): F {
+ *   return op(fn);
+ * }
+ */
 // biome-ignore lint/suspicious/noExplicitAny: the wrapped function's own signature is kept exactly
 export type AnyFunction = (...args: any[]) => any;
 
