@@ -31,6 +31,16 @@ export function reportOnce(kind: string, text: string): void {
 }
 
 /**
+ * Reports a failure of weft's own tracing code (never the app's) once under `kind`: `what` failed, and the error's
+ * class. The error's message is left out, since it may quote the value being recorded (a `redactContent` hook's
+ * error, request data). The app's call has already gone ahead or goes ahead untraced.
+ */
+export function reportOwnFailure(kind: string, what: string, error: unknown): void {
+  const name = error instanceof Error ? error.name : typeof error;
+  reportOnce(kind, `${what} (${name}); the call itself is unaffected.`);
+}
+
+/**
  * Logs a warning through weft's component logger. While nobody has given OTel's `diag` a logger (an app that uses
  * only the Client, or weft before `register()`), `diag` would drop it: it is then a Node process warning instead
  * (stderr, `(node:PID) [WEFT] Warning: weft: ...`, unless the app runs with `--no-warnings` or

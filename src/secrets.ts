@@ -60,14 +60,19 @@ export function scrubSecrets(text: string): string {
   return out;
 }
 
+// Endings of a credential's name, once lower-cased and without `-`, `_` or spaces.
+const CREDENTIAL_NAME_ENDING = /(?:apikeys?|token|secrets?|authorization|passwords?|passwd|privatekey|cookie|credentials?)$/;
+
 /**
- * Names whose values are credentials: keys of an object handed to an op (an SDK client, a request's options,
+ * Whether a name's value is a credential: keys of an object handed to an op (an SDK client, a request's options,
  * headers), and header names. Compared without case, `-` or `_`, by their ending, so that `myApiKey`,
  * `OPENAI_API_KEY`, `csrfToken`, `x-api-key` and `Proxy-Authorization` are caught while `max_tokens` and
  * `total_tokens` (plural) stay readable.
+ *
+ * @example
+ * isCredentialName('OPENAI_API_KEY'); // true
+ * isCredentialName('max_tokens'); // false
  */
-const CREDENTIAL_NAME_ENDING = /(?:apikeys?|token|secrets?|authorization|passwords?|passwd|privatekey|cookie|credentials?)$/;
-
 export function isCredentialName(name: string): boolean {
   return CREDENTIAL_NAME_ENDING.test(name.toLowerCase().replace(/[-_\s]/g, ''));
 }

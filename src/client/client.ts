@@ -10,7 +10,8 @@ import {
   unauthenticatedHint,
 } from '../config/index.js';
 import { checkLogLevel, reportOnce } from '../diagnostics.js';
-import { HttpCore, type RetryEvent } from './core/http.js';
+import { HttpCore } from './core/http.js';
+import type { RetryEvent } from './core/types.js';
 import type { BackoffOptions } from './core/retry.js';
 import { type ChatTracingOption, InferenceClient } from './inference/index.js';
 import { TraceClient } from './trace/trace-client.js';

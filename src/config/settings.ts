@@ -6,7 +6,12 @@ import { WeftConfigError } from './errors.js';
  * root, the inference and training services under `/v1`.
  */
 export const DEFAULT_DEV_HOST = '127.0.0.1';
+/** The port `weft dev` listens on unless told otherwise: 4780. */
 export const DEFAULT_DEV_PORT = 4780;
+/**
+ * The base URL weft uses when none is configured: `weft dev` on this machine, `http://127.0.0.1:4780` (the
+ * inference and training services are under its `/v1`).
+ */
 export const DEFAULT_DEV_URL = `http://${DEFAULT_DEV_HOST}:${DEFAULT_DEV_PORT}`;
 
 /** The project used when none is configured and weft talks to a local service. */

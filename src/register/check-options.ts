@@ -1,6 +1,7 @@
 import { ENV, kindOf, refuseUnknownOptions, WeftConfigError } from '../config/index.js';
 import { CHAT_TRACING_OPTIONS, CLIENT_ONLY_OPTION_NAMES, REGISTER_OPTION_NAMES, type RegisterOptions, SPAN_LIMIT_NAMES } from './options.js';
 import { resolveFlushOnExit } from './pipeline-flushing.js';
+import { ROUTING_ATTRIBUTES } from './resource.js';
 
 function refuse(option: string, expected: string, value: unknown, envVar?: string): never {
   const where = envVar ? `option \`${option}\` (env ${envVar})` : `option \`${option}\``;
@@ -31,9 +32,7 @@ function checkInstrumentations(list: unknown[], path: string): void {
   }
 }
 
-/** The resource attributes that route spans, set from the `project` option: two projects would disagree. */
-const ROUTING_ATTRIBUTES = ['wandb.entity', 'wandb.project'];
-
+// The routing attributes are set from the `project` option: two projects would disagree.
 function refuseRoutingAttribute(name: string): void {
   if (!ROUTING_ATTRIBUTES.includes(name)) return;
   throw new WeftConfigError(

@@ -15,6 +15,7 @@ export interface ExportStats {
   spansQueued: number;
 }
 
+/** A pipeline's counters, all zero: one object, which the pipeline's parts update in place. */
 export function createExportStats(): ExportStats {
   return { spansEnded: 0, spansExported: 0, spansDropped: 0, exportFailures: 0, spansQueued: 0 };
 }

@@ -3,7 +3,7 @@ import { reportOnce } from '../diagnostics.js';
 import type { ExportPipeline } from './span-processor.js';
 
 /** The default of `exitFlushTimeoutMillis`: the longest wait of a flush, in ms. */
-export const DEFAULT_FLUSH_TIMEOUT_MILLIS = 3000;
+const DEFAULT_FLUSH_TIMEOUT_MILLIS = 3000;
 
 /** The `exitFlushTimeoutMillis` option, checked; {@link DEFAULT_FLUSH_TIMEOUT_MILLIS} when not given. */
 export function resolveFlushTimeout(value: unknown): number {

@@ -1,5 +1,6 @@
 import { WeftConfigError } from '../config/index.js';
-import { existingRegistration, registerZeroCode, type WeftHandle } from './register.js';
+import { registerZeroCode, type WeftHandle } from './register.js';
+import { existingRegistration } from './registration.js';
 
 /**
  * `register()` configured by the environment alone, for the zero-code entry points (`weft/register`). Nothing

@@ -14,9 +14,11 @@ import { createOtlpTransport, type OtlpTransportConfig } from './otlp-transport.
 /** Called when the service accepted a request but refused some of its spans. */
 export type RejectedSpansListener = (rejectedSpans: number, errorMessage: string) => void;
 
+/** What {@link createOtlpExporter} is given: the transport's settings, and how long one export may take. */
 export interface OtlpExporterConfig {
   url: string;
   headers: Record<string, string>;
+  /** The longest one export may take, its retries included. */
   timeoutMillis: number;
   gzip: boolean;
   userAgent: string;

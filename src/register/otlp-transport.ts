@@ -9,8 +9,12 @@ import { parseRetryAfter } from '../client/core/retry.js';
 
 const gzipAsync = promisify(gzip);
 
+// The three export errors below are not imported elsewhere: resilient-exporter.ts reads their `retryAfterMs`,
+// `timedOut` and `permanent` properties (which an error of another transport may carry too), and those properties
+// are the contract. Keep their names if these classes change.
+
 /** An export refused for a passing reason (429, 502-504), with how long the service asked weft to wait. */
-export class RetryableExportError extends OTLPExporterError {
+class RetryableExportError extends OTLPExporterError {
   constructor(
     message: string | undefined,
     code: number,
@@ -21,6 +25,7 @@ export class RetryableExportError extends OTLPExporterError {
   }
 }
 
+/** What {@link createOtlpTransport} is given: where and how to send, and whether a failed attempt may be tried again. */
 export interface OtlpTransportConfig {
   url: string;
   headers: Record<string, string>;
@@ -71,7 +76,7 @@ const RETRYABLE_CODES = new Set([
 ]);
 
 /** An attempt that got no complete answer within its time limit: the service is hanging, or the network is. */
-export class ExportTimeoutError extends Error {
+class ExportTimeoutError extends Error {
   readonly timedOut = true;
   constructor() {
     super('Request timed out');
@@ -79,7 +84,7 @@ export class ExportTimeoutError extends Error {
 }
 
 /** A request error that sending again will not cure (e.g. a TLS certificate refused). */
-export class PermanentExportError extends Error {
+class PermanentExportError extends Error {
   readonly permanent = true;
   constructor(cause: Error) {
     super(cause.message, { cause });

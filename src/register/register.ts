@@ -29,10 +29,11 @@ import { reportFailure, resolveFlushTimeout } from './flush-timeout.js';
 import { warnIfBundledOpenAIUnpatched } from './bundled.js';
 import { pipelineFlushing } from './pipeline-flushing.js';
 import { CHAT_TRACING_OPTIONS, type RegisterOptions } from './options.js';
-import { buildResource } from './resource.js';
+import { STATE_KEY, state, ZERO_CODE_KEY } from './registration.js';
+import { buildResource, routingAttributes } from './resource.js';
 import { sdkDisabled } from './sdk-disabled.js';
 import { checkRegisterOptions } from './check-options.js';
-import { exportPipeline, routingAttributes } from './span-processor.js';
+import { exportPipeline } from './span-processor.js';
 
 /** What {@link register} returns: the provider it built, and the means to flush and stop it. */
 export interface WeftHandle {
@@ -70,13 +71,6 @@ export interface WeftHandle {
   /** Unpatches the instrumentations and keeps exporting manual spans. */
   disableInstrumentations(): void;
 }
-
-// One registration per process, shared by the ESM and CommonJS copies of weft when both are loaded.
-const STATE_KEY = Symbol.for('weft.register.handle');
-// The handle weft/register made, from the environment: an app started with it that calls register() too is told so.
-const ZERO_CODE_KEY = Symbol.for('weft.register.zero-code-handle');
-type GlobalState = { [STATE_KEY]?: WeftHandle; [ZERO_CODE_KEY]?: WeftHandle };
-const state = globalThis as GlobalState;
 
 /**
  * What a second register() says: the first registration stays as it was, so the options of this call change nothing.
@@ -168,15 +162,6 @@ function globalContextWorks(): boolean {
 function chatTracingOptions(options: RegisterOptions): ChatTracingConfig | undefined {
   if (CHAT_TRACING_OPTIONS.every((name) => options[name] === undefined)) return undefined;
   return Object.fromEntries(CHAT_TRACING_OPTIONS.map((name) => [name, options[name]])) as ChatTracingConfig;
-}
-
-/**
- * The registration of this process, made by any copy of weft, if there is one.
- *
- * @internal
- */
-export function existingRegistration(): WeftHandle | undefined {
-  return state[STATE_KEY];
 }
 
 /**

@@ -1,6 +1,24 @@
 import { defaultResource, detectResources, envDetector, type Resource, resourceFromAttributes } from '@opentelemetry/resources';
+import { type ProjectRef, resolveConnection } from '../config/index.js';
 import { reportOnce } from '../diagnostics.js';
 import { VERSION } from '../version.js';
+import type { ExportOptions } from './options.js';
+
+const ENTITY_ATTRIBUTE = 'wandb.entity';
+const PROJECT_ATTRIBUTE = 'wandb.project';
+
+/** The resource attributes that route spans to a project, set from the `project` option (an app's own are refused). */
+export const ROUTING_ATTRIBUTES: readonly string[] = [ENTITY_ATTRIBUTE, PROJECT_ATTRIBUTE];
+
+/** The resource attributes that route spans to a project in the trace service. */
+export function weftResourceAttributes(options: Pick<ExportOptions, 'project' | 'baseUrl'> = {}): Record<string, string> {
+  return routingAttributes(resolveConnection(options).project);
+}
+
+/** {@link weftResourceAttributes} for a project already resolved. */
+export function routingAttributes(project: ProjectRef): Record<string, string> {
+  return { [ENTITY_ATTRIBUTE]: project.entity, [PROJECT_ATTRIBUTE]: project.project };
+}
 
 /**
  * The resource of every span: OTel's defaults, then `OTEL_RESOURCE_ATTRIBUTES` and `OTEL_SERVICE_NAME`, then

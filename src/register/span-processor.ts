@@ -1,23 +1,26 @@
 import type { Context } from '@opentelemetry/api';
-import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { BatchSpanProcessor, type ReadableSpan, type Span, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import {
+  apiKeyToHide,
   type Connection,
   devServiceHint,
   ENV,
   joinUrl,
   keyInClearWarning,
-  type ProjectRef,
+  kindOf,
+  refuseUnknownOptions,
   resolveConnection,
   unauthenticatedHint,
+  WeftConfigError,
+  withKeyHidden,
 } from '../config/index.js';
-import { apiKeyToHide, kindOf, refuseUnknownOptions, WeftConfigError, withKeyHidden } from '../config/index.js';
 import { VERSION } from '../version.js';
 import { BoundedBatchProcessor } from './bounded-batch-processor.js';
 import { checkLogLevel, reportOnce } from '../diagnostics.js';
 import { rememberCredentialHeaders, rememberSecret } from '../secrets.js';
 import { createExportStats, type ExportStats } from './export-stats.js';
-import { BATCH_OPTION_NAMES, type BatchOptions, CLIENT_ONLY_OPTION_NAMES, EXPORT_OPTION_NAMES, type ExportOptions } from './options.js';
+import { CLIENT_ONLY_OPTION_NAMES, EXPORT_OPTION_NAMES, type ExportOptions } from './options.js';
+import { checkCompression, checkExportHeaders, exportHeaders, resolveBatch } from './export-options.js';
 import { encodeTraceExport } from '../otlp/encode.js';
 import { cannotSendSynchronously, type LastSendTarget, sendSynchronously } from './last-send.js';
 import { createOtlpExporter, readExportResponse } from './otlp-exporter.js';
@@ -27,7 +30,7 @@ import { pipelineFlushing, resolveFlushOnExit } from './pipeline-flushing.js';
 import { ResilientExporter } from './resilient-exporter.js';
 import { sdkDisabled } from './sdk-disabled.js';
 import { endUnfinished } from '../tracing/unfinished.js';
-import { existingRegistration } from './register.js';
+import { existingRegistration } from './registration.js';
 
 /** The path of the trace service's OTLP ingestion, below its base URL. */
 export const OTLP_TRACES_PATH = '/otel/v1/traces';
@@ -36,123 +39,12 @@ export const OTLP_TRACES_PATH = '/otel/v1/traces';
 export interface WeftSpanProcessor extends SpanProcessor {
   /** Counters of what was exported and dropped. */
   readonly stats: Readonly<ExportStats>;
-  /** The resolved connection (the API key is not part of it). */
+  /** The OTLP URL spans are exported to, `{baseUrl}/otel/v1/traces`. */
   readonly endpoint: string;
   /** The project spans are routed to. */
   readonly project: string;
   /** How to reach the service when it does not answer (a hint for failure reports, or ''). */
   readonly hint: string;
-}
-
-/** What each batch setting takes: the schedule delay may be 0 (export at once), as OTel's batch processor has it. */
-const LEAST: Record<keyof BatchOptions, number> = {
-  maxQueueSize: 1,
-  maxExportBatchSize: 1,
-  scheduledDelayMillis: 0,
-  exportTimeoutMillis: 1,
-  maxRetrySpans: 1,
-};
-
-const expected = (least: number) => (least === 0 ? 'a whole number, 0 or more' : 'a positive integer');
-
-/** A batch option given in code: anything it does not take is refused. */
-function batchOption(value: unknown, option: string, least: number): number {
-  if (!Number.isSafeInteger(value) || (value as number) < least) {
-    const got = typeof value === 'number' ? String(value) : kindOf(value);
-    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be ${expected(least)}, got ${got}.`);
-  }
-  return value as number;
-}
-
-/**
- * A batch setting's default from OTel's standard variable (`OTEL_BSP_*`), when it is set, else weft's own. A blank
- * value counts as unset. The variable is shared with the app's other OTel libraries: one weft cannot use is warned
- * about once and weft's default applies, as OTel's SDK does with a value it cannot read.
- */
-function fromEnvironment(envVar: string, fallback: number, option: string, least: number, env: Record<string, string | undefined>): number {
-  const raw = env[envVar]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (/^\d+$/.test(raw) && Number.isSafeInteger(value) && value >= least) return value;
-  reportOnce(
-    `otel-bsp ${envVar}=${raw}`,
-    `ignoring ${envVar}=${JSON.stringify(raw.slice(0, 40))} (expected ${expected(least)}); ${option} is ${fallback}, weft's default.`,
-  );
-  return fallback;
-}
-
-function resolveBatch(batch: BatchOptions = {}, env: Record<string, string | undefined> = process.env) {
-  if (batch === null || typeof batch !== 'object' || Array.isArray(batch)) {
-    throw new WeftConfigError('batch', undefined, `weft: option \`batch\` must be an object of batch settings, got ${kindOf(batch)}.`);
-  }
-  refuseUnknownOptions(batch, BATCH_OPTION_NAMES, '', 'batch.');
-  // Each option wins over its variable, which wins over weft's default (lower than OTel's: spans of an LLM app are
-  // few and large, and a developer wants to see them within a second).
-  const setting = (option: keyof BatchOptions, envVar: string | undefined, fallback: number) => {
-    const name = `batch.${option}`;
-    if (batch[option] !== undefined) return batchOption(batch[option], name, LEAST[option]);
-    return envVar === undefined ? fallback : fromEnvironment(envVar, fallback, name, LEAST[option], env);
-  };
-  return {
-    maxQueueSize: setting('maxQueueSize', 'OTEL_BSP_MAX_QUEUE_SIZE', 2048),
-    maxExportBatchSize: setting('maxExportBatchSize', 'OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 512),
-    scheduledDelayMillis: setting('scheduledDelayMillis', 'OTEL_BSP_SCHEDULE_DELAY', 1000),
-    exportTimeoutMillis: setting('exportTimeoutMillis', 'OTEL_BSP_EXPORT_TIMEOUT', 10_000),
-    maxRetrySpans: setting('maxRetrySpans', undefined, 2048),
-  };
-}
-
-/**
- * The headers weft sets itself, and where to set what they carry: a second value would contradict weft's. An
- * `Authorization` of the app's own is sent when no API key is set (a service that wants another scheme, such as
- * the Basic auth the reference suspects of the hosted trace service).
- */
-const WEFT_HEADERS: Record<string, ((keySet: boolean) => string | undefined) | undefined> = {
-  authorization: (keySet) =>
-    keySet
-      ? `weft sends the API key as \`Authorization: Bearer <key>\`; with the \`apiKey\` option (env ${ENV.apiKey}) set, leave it to weft, or unset the key to send an Authorization of your own`
-      : undefined,
-  project_id: () =>
-    `it routes spans, and weft sets it from the \`project\` option (env ${ENV.project}), as it does the resource's wandb.project; set the project there`,
-};
-
-/**
- * The `headers` option, checked as Node would check them at every request: a name or value it refuses (a line
- * break, a non-ASCII character) would otherwise make every export fail. The value is never repeated in the message.
- */
-function checkHeaders(headers: unknown, keySet: boolean): Record<string, string> | undefined {
-  if (headers === undefined) return undefined;
-  const refuse = (why: string): never => {
-    throw new WeftConfigError('headers', undefined, `weft: option \`headers\` ${why}.`);
-  };
-  if (headers === null || typeof headers !== 'object' || Array.isArray(headers)) refuse('must be an object of header names to string values');
-  for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
-    try {
-      validateHeaderName(name);
-    } catch {
-      refuse(`has an invalid header name ${JSON.stringify(name.slice(0, 60))}`);
-    }
-    // Left out of the request, as OTel's merge does (a plain-JS app's unset variable).
-    if (value === undefined) continue;
-    const own = WEFT_HEADERS[name.toLowerCase()]?.(keySet);
-    if (own) refuse(`must not set "${name}": ${own}`);
-    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
-      refuse(`has a value for "${name}" that is not a string`);
-    }
-    try {
-      validateHeaderValue(name, String(value));
-    } catch {
-      refuse(`has an invalid value for "${name}" (a line break or other character not allowed in a header)`);
-    }
-  }
-  return headers as Record<string, string>;
-}
-
-/** The export headers: auth (spec: Bearer), the project routing the trace service reads, then the user's extras. */
-function exportHeaders(connection: Connection, extra: Record<string, string> = {}): Record<string, string> {
-  const headers: Record<string, string> = { project_id: connection.project.id, ...extra };
-  if (connection.apiKey !== undefined) headers.Authorization = `Bearer ${connection.apiKey}`;
-  return headers;
 }
 
 /**
@@ -168,7 +60,7 @@ function exportHeaders(connection: Connection, extra: Record<string, string> = {
  * process, which ends as it would have without weft. `flushOnExit: false` hooks none of it.
  *
  * Project routing also needs the resource attributes `wandb.entity` and `wandb.project`; `register()` sets them,
- * and {@link weftResourceAttributes} gives them for your own resource.
+ * and `weftResourceAttributes()` gives them for your own resource.
  *
  * @example
  * const sdk = new NodeSDK({ spanProcessors: [weftSpanProcessor({ project: 'team/app' })] });
@@ -254,14 +146,12 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
   // First, so that no warning below can quote it.
   rememberSecret(connection.apiKey, true);
   const batch = resolveBatch(options.batch);
-  const extraHeaders = checkHeaders(options.headers, connection.apiKey !== undefined);
+  const extraHeaders = checkExportHeaders(options.headers, connection.apiKey !== undefined);
   // Kept out of every span and log line from now on, whoever set the pipeline up (register(), or an app's NodeSDK):
   // the API key, and a proxy's or gateway's credential among the headers.
   rememberCredentialHeaders(extraHeaders, true);
   const url = joinUrl(connection.baseUrl, OTLP_TRACES_PATH);
-  if (options.compression !== undefined && options.compression !== 'gzip' && options.compression !== 'none') {
-    throw new WeftConfigError('compression', undefined, `weft: option \`compression\` must be "gzip" or "none", got "${options.compression}".`);
-  }
+  checkCompression(options.compression);
   const host = new URL(url).host;
   const hint = devServiceHint(connection.baseUrl);
   const inClear = keyInClearWarning(url, connection.apiKey);
@@ -389,14 +279,4 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
       otlp.closeConnections();
     },
   };
-}
-
-/** The resource attributes that route spans to a project in the trace service. */
-export function weftResourceAttributes(options: Pick<ExportOptions, 'project' | 'baseUrl'> = {}): Record<string, string> {
-  return routingAttributes(resolveConnection(options).project);
-}
-
-/** {@link weftResourceAttributes} for a project already resolved. */
-export function routingAttributes(project: ProjectRef): Record<string, string> {
-  return { 'wandb.entity': project.entity, 'wandb.project': project.project };
 }

@@ -1,6 +1,6 @@
 import type { AttributeValue, Attributes } from '@opentelemetry/api';
-import { clip, jsonOrText, safeStringify } from './serialize.js';
-import { contentOptions, withinLimit } from './settings.js';
+import { jsonOrText, safeStringify, scrubAndCut } from './serialize.js';
+import { contentOptions, withinLimit } from './content-options.js';
 import { reportOnce } from '../diagnostics.js';
 
 /**
@@ -37,7 +37,7 @@ export const ATTR = {
  * `[` or `{` where it can (reference trace-service.md §3.1). A thread id or display name it reads so becomes an
  * object where the call needs a string.
  */
-export function readAsJson(text: string): boolean {
+function readAsJson(text: string): boolean {
   const first = text.charCodeAt(0);
   if (first !== 0x5b /* [ */ && first !== 0x7b /* { */) return false;
   try {
@@ -71,12 +71,12 @@ export function recordableText(text: string, what: 'thread id' | 'display name')
  */
 export function toAttributeValue(value: unknown, maxLength = contentOptions().maxAttributeLength): AttributeValue | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value === 'string') return withinLimit(maxLength, (budget) => clip(value, budget));
+  if (typeof value === 'string') return withinLimit(maxLength, (budget) => scrubAndCut(value, budget));
   if (typeof value === 'boolean') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
     const share = Math.max(1, Math.floor(maxLength / Math.max(1, value.length)));
-    return (value as string[]).map((v) => withinLimit(share, (budget) => clip(v, budget)) ?? '');
+    return (value as string[]).map((v) => withinLimit(share, (budget) => scrubAndCut(v, budget)) ?? '');
   }
   const json = withinLimit(maxLength, (budget) => safeStringify(value, { maxLength: budget }));
   return json === undefined ? undefined : jsonOrText(json);

@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@opentelemetry/api';
 import { reportTracingFailure } from './failures.js';
-import { clip, jsonOrText, safeStringify } from './serialize.js';
-import { type ResolvedContentOptions, withinLimit } from './settings.js';
+import { jsonOrText, safeStringify, scrubAndCut } from './serialize.js';
+import { type ResolvedContentOptions, withinLimit } from './content-options.js';
 
 /**
  * The `inputs` attribute: JSON text of the object of named arguments, after the privacy settings.
@@ -39,7 +39,7 @@ export function outputValue(
   if (typeof value === 'boolean') return value || 'false';
   if (typeof value === 'number' && Number.isFinite(value)) return value === 0 ? '0' : value;
   const limit = settings.maxAttributeLength;
-  if (typeof value === 'string') return shown(withinLimit(limit, (budget) => clip(value, budget)));
+  if (typeof value === 'string') return shown(withinLimit(limit, (budget) => scrubAndCut(value, budget)));
   // Fitted as JSON, then a JSON string literal loses its quotes: it only gets shorter.
   const json = withinLimit(limit, (maxLength) => safeStringify(value, { maxLength }));
   return json === undefined ? undefined : shown(jsonOrText(json));

@@ -1,5 +1,5 @@
 import { type AnyFunction, callPlan, type OpOptions, traceFunction } from './op.js';
-import { checkContentOptions } from './settings.js';
+import { checkContentOptions } from './content-options.js';
 import type { CallPlan } from './traced-call.js';
 
 /** Options of {@link traced}: those of `op()`; the default name is `ClassName.method`. */

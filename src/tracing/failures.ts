@@ -1,4 +1,4 @@
-import { reportOnce } from '../diagnostics.js';
+import { reportOwnFailure } from '../diagnostics.js';
 
 /**
  * Reports a failure of weft's own tracing code (never the app's) once, through OTel's diagnostic logger. The
@@ -7,8 +7,7 @@ import { reportOnce } from '../diagnostics.js';
  */
 export function reportTracingFailure(where: string, error: unknown): void {
   try {
-    const name = error instanceof Error ? error.name : typeof error;
-    reportOnce(`tracing-${where}`, `tracing failed in ${where} (${name}); the call itself is unaffected.`);
+    reportOwnFailure(`tracing-${where}`, `tracing failed in ${where}`, error);
   } catch {
     // The logger itself failed; there is nowhere left to report to.
   }

@@ -21,5 +21,5 @@ export {
   type ContentOptions,
   type ResolvedContentOptions,
   type ValueRedactor,
-} from './settings.js';
+} from './content-options.js';
 export { ATTR as WEFT_SPAN_ATTRIBUTES } from './attributes.js';

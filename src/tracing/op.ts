@@ -1,7 +1,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import { ATTR, customAttributes, recordableText } from './attributes.js';
 import { type ParameterList, parameterList } from './parameter-names.js';
-import { type ContentOptions, checkContentOptions } from './settings.js';
+import { type ContentOptions, checkContentOptions } from './content-options.js';
 import { type CallPlan, runTraced } from './traced-call.js';
 import { DEFAULT_MAX_YIELDS, traceAsyncGenerator, traceGenerator } from './traced-iterators.js';
 import { activeContext } from './active-context.js';
@@ -24,7 +24,15 @@ export interface OpOptions extends TraceOptions {
   maxYields?: number | undefined;
 }
 
-/** Any function op() can wrap (the `this` type is whatever the function declares). */
+/**
+ * Any function op() can wrap (the `this` type is whatever the function declares): op() returns the same type, so
+ * its callers see the wrapped function's own parameters and result.
+ *
+ * @example
+ * function traceAll<F extends AnyFunction>(fn: F): F {
+ *   return op(fn);
+ * }
+ */
 // biome-ignore lint/suspicious/noExplicitAny: the wrapped function's own signature is kept exactly
 export type AnyFunction = (...args: any[]) => any;
 

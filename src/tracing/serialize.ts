@@ -29,22 +29,14 @@ const MARK = {
 } as const;
 
 /**
- * A string without known secrets, cut to `maxLength` characters with a mark of how much was cut, the way
- * {@link safeStringify} cuts.
- */
-export function clip(text: string, maxLength: number): string {
-  return scrubAndCut(text, maxLength);
-}
-
-/**
- * An error's message and stack as a span records them, each through {@link clip}: without known secrets (an SDK's
+ * An error's message and stack as a span records them, each through {@link scrubAndCut}: without known secrets (an SDK's
  * 401 can repeat the key) and cut to `maxLength` (an error can carry megabytes, a thrown payload or a response
  * body, and its message is recorded twice, in the status and in the exception event).
  */
 export function recordedErrorText(error: unknown, maxLength: number): { message: string; stack?: string } {
   const isError = error instanceof Error;
-  const message = clip(isError ? String(error.message) : thrownText(error, maxLength), maxLength);
-  return isError && error.stack ? { message, stack: clip(String(error.stack), maxLength) } : { message };
+  const message = scrubAndCut(isError ? String(error.message) : thrownText(error, maxLength), maxLength);
+  return isError && error.stack ? { message, stack: scrubAndCut(String(error.stack), maxLength) } : { message };
 }
 
 /**
@@ -96,8 +88,11 @@ export function jsonOrText(json: string): string {
   }
 }
 
-/** `text` without known secrets, cut to `room` characters with a mark saying how many more there were. */
-function scrubAndCut(text: string, room: number): string {
+/**
+ * `text` without known secrets, cut to `room` characters with a mark saying how many more there were, the way
+ * {@link safeStringify} cuts.
+ */
+export function scrubAndCut(text: string, room: number): string {
   // Scrubbed before cutting: a cut could leave part of a key behind, where scrubbing no longer finds it. Only the
   // part a cut keeps is searched, so a huge input costs no more than a short one: a secret that starts before
   // the cut ends within the longest secret's length after it.

@@ -3,7 +3,7 @@ import { activeContext } from './active-context.js';
 import { ATTR, customAttributes, recordableText } from './attributes.js';
 import { inputsValue, outputValue } from './content.js';
 import { reportTracingFailure } from './failures.js';
-import { contentOptions } from './settings.js';
+import { contentOptions } from './content-options.js';
 import { spanState } from './span-state.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Span } from '@opentelemetry/api';
-import type { ResolvedContentOptions } from './settings.js';
+import type { ResolvedContentOptions } from './content-options.js';
 
 /** What weft knows about one of its own spans while it runs. */
 export interface SpanState {

@@ -4,7 +4,7 @@ import { inputsValue, outputValue } from './content.js';
 import { reportTracingFailure } from './failures.js';
 import { type ApiPromiseLike, followApiPromise } from './follow-api-promise.js';
 import { errorStatusText, recordedErrorText } from './serialize.js';
-import { type ContentOptions, fitToSpan, resolveContentOptions } from './settings.js';
+import { type ContentOptions, fitToSpan, resolveContentOptions } from './content-options.js';
 import { type SpanState, trackSpan } from './span-state.js';
 import { finished, started, type Unfinished } from './unfinished.js';
 import { weftTracer } from './tracer.js';

@@ -2,7 +2,7 @@ import { type Tracer, type TracerProvider, trace } from '@opentelemetry/api';
 import { VERSION } from '../version.js';
 
 /** Instrumentation scope of the spans made by `op()`, `withSpan()` and `@traced()`. */
-export const TRACER_NAME = 'weft';
+const TRACER_NAME = 'weft';
 
 let cachedProvider: TracerProvider | undefined;
 let cachedTracer: Tracer | undefined;

@@ -2,7 +2,7 @@
 import type { Dispatcher } from 'undici';
 import { BodyStreamError } from './body.js';
 import { WeftAbortError, WeftConnectionError, WeftError, WeftRequestBodyError, WeftTimeoutError } from './errors.js';
-import type { ResponseBody, ResponseHeaders } from './http.js';
+import type { ResponseBody } from './types.js';
 
 /**
  * Ties one attempt to the caller's signal and to the timeout, and turns what undici throws into weft
@@ -37,20 +37,24 @@ export class AttemptGuard {
     }
   }
 
+  /** Aborts the attempt: on the caller's abort, the client's close, or the timeout. Given to undici's request. */
   get signal(): AbortSignal {
     return this.controller.signal;
   }
 
+  /** Stops the timeout's timer: from the headers on, undici's body timeout watches for silence instead. */
   headersReceived(): void {
     clearTimeout(this.timer);
   }
 
+  /** Stops the timer and removes the listeners: the attempt is over. */
   dispose(): void {
     clearTimeout(this.timer);
     this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
     this.closing.removeEventListener('abort', this.onClientClose);
   }
 
+  /** The weft error of what undici threw: the caller's abort first, then the close, a failed request body, the timeout, a connection error. */
   classify(error: unknown): WeftError {
     if (error instanceof WeftError) return error;
     const { method, path } = this;
@@ -147,6 +151,10 @@ function ignoreError(): void {}
 /** Error bodies are read whole but bounded, so a misbehaving server cannot exhaust memory. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
+/**
+ * The body of a non-2xx response, read up to 64 KiB: parsed JSON, else its text, or undefined when empty. A body cut
+ * short (the connection failed) gives what was read.
+ */
 export async function readErrorBody(body: GuardedBody): Promise<unknown> {
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -168,18 +176,10 @@ export async function readErrorBody(body: GuardedBody): Promise<unknown> {
   }
 }
 
-export function isJsonContentType(headers: ResponseHeaders): boolean {
-  const type = firstHeader(headers['content-type']) ?? '';
-  return /\bjson\b/i.test(type);
-}
-
-export function firstHeader(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
 /** Failures that happen before a single byte of the request left this machine. */
 const UNSENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
+/** Whether an attempt failed before the request left this machine, so that sending it again cannot repeat it. */
 export function wasNeverSent(error: WeftError): boolean {
   return error instanceof WeftConnectionError && !(error instanceof WeftTimeoutError) && UNSENT_CODES.has(error.code ?? '');
 }

@@ -28,6 +28,7 @@
  */
 
 import { isInstanceAcrossBuilds, markLineage, ownErrorClasses } from '../../cross-build.js';
+import { isValidationIssue, parseErrorBody, withoutQuotedInput } from './error-body.js';
 
 /** Base class of every failure of a request of weft's client (a bad option is a `WeftConfigError`). */
 export class WeftError extends Error {
@@ -103,15 +104,15 @@ export class WeftApiError extends WeftError {
   readonly retryAfterMs: number | undefined;
 
   constructor(init: ApiErrorInit) {
-    const parsed = readErrorBody(init.body, init.status);
-    const serverMessage = redact(parsed.message, init.secrets);
+    const parsed = parseErrorBody(init.body, init.status, init.secrets);
+    const serverMessage = parsed.message;
     const suffix = init.requestId ? ` (request id ${init.requestId})` : '';
     const hint = init.hint ? ` ${init.hint.trim()}` : '';
     super(`weft: ${init.method} ${init.path} failed with ${init.status}: ${serverMessage}${suffix}${hint}`, init.method, init.path);
     this.status = init.status;
     this.serverMessage = serverMessage;
-    this.detail = redactValue(parsed.detail, init.secrets);
-    this.body = redactValue(init.body, init.secrets);
+    this.detail = parsed.detail;
+    this.body = parsed.body;
     this.type = parsed.type;
     this.code = parsed.code;
     this.requestId = init.requestId;
@@ -276,119 +277,3 @@ ownErrorClasses(
   WeftRequestBodyError,
   WeftParseError,
 );
-
-/**
- * `JSON.parse` quotes the text around where it failed (`Unexpected token 'B', "Bearer sk-"... is not valid JSON`),
- * and a service that echoes the request's Authorization header would put part of the key there. The cause keeps
- * the kind of failure and its position, without the quoted text.
- */
-function withoutQuotedInput(cause: unknown): unknown {
-  if (!(cause instanceof SyntaxError)) return cause;
-  return new SyntaxError(cause.message.replace(/"(?:[^"\\]|\\.)*"(?:\.\.\.)?/g, '"…"'));
-}
-
-interface ParsedErrorBody {
-  message: string;
-  detail: unknown;
-  type: string | undefined;
-  code: string | undefined;
-}
-
-const MAX_MESSAGE_LENGTH = 1000;
-const MAX_LISTED_ISSUES = 5;
-
-/** Reads the three error shapes weft's services send: FastAPI, OpenAI-style, and plain text. */
-function readErrorBody(body: unknown, status: number): ParsedErrorBody {
-  const none = { type: undefined, code: undefined };
-  if (body === undefined || body === null || body === '') {
-    return { message: `HTTP ${status}`, detail: undefined, ...none };
-  }
-  if (typeof body === 'string') return { message: truncate(body.trim()), detail: body, ...none };
-  if (typeof body !== 'object') return { message: truncate(String(body)), detail: body, ...none };
-  const record = body as Record<string, unknown>;
-  if ('detail' in record) {
-    return { message: describeDetail(record.detail, status), detail: record.detail, ...none };
-  }
-  if ('error' in record) {
-    const error = record.error;
-    if (typeof error === 'string') return { message: truncate(error), detail: error, ...none };
-    if (error && typeof error === 'object') {
-      const e = error as Record<string, unknown>;
-      return {
-        message: typeof e.message === 'string' ? truncate(e.message) : truncate(JSON.stringify(error)),
-        detail: error,
-        type: typeof e.type === 'string' ? e.type : undefined,
-        code: typeof e.code === 'string' || typeof e.code === 'number' ? String(e.code) : undefined,
-      };
-    }
-  }
-  if (typeof record.message === 'string') return { message: truncate(record.message), detail: body, ...none };
-  return { message: truncate(JSON.stringify(body)), detail: body, ...none };
-}
-
-function describeDetail(detail: unknown, status: number): string {
-  if (typeof detail === 'string') return truncate(detail);
-  if (Array.isArray(detail)) {
-    const issues = detail.filter(isValidationIssue);
-    if (issues.length === 0) return truncate(JSON.stringify(detail));
-    const listed = issues.slice(0, MAX_LISTED_ISSUES).map(describeIssue);
-    const more = issues.length > MAX_LISTED_ISSUES ? `; and ${issues.length - MAX_LISTED_ISSUES} more` : '';
-    return truncate(listed.join('; ') + more);
-  }
-  if (detail === null || detail === undefined) return `HTTP ${status}`;
-  return truncate(JSON.stringify(detail));
-}
-
-/** `["body","start","op_name"]` + `Field required` → `start.op_name: Field required`. */
-function describeIssue(issue: ValidationIssue): string {
-  const loc = issue.loc[0] === 'body' ? issue.loc.slice(1) : issue.loc;
-  return loc.length > 0 ? `${loc.join('.')}: ${issue.msg}` : issue.msg;
-}
-
-function isValidationIssue(value: unknown): value is ValidationIssue {
-  if (!value || typeof value !== 'object') return false;
-  const v = value as Record<string, unknown>;
-  return Array.isArray(v.loc) && typeof v.msg === 'string';
-}
-
-function truncate(text: string): string {
-  return text.length > MAX_MESSAGE_LENGTH ? `${text.slice(0, MAX_MESSAGE_LENGTH)}…` : text;
-}
-
-/** Replaces secrets (the API key) with `***`, in case a server echoes a header back in its error body. */
-export function redact(text: string, secrets: readonly string[] | undefined): string {
-  let out = text;
-  for (const secret of secrets ?? []) {
-    if (secret.length < 4) continue;
-    for (const form of quotedForms(secret)) out = out.split(form).join('***');
-  }
-  return out;
-}
-
-/**
- * The secret as a server may quote it back: as itself, percent-encoded (from a URL), and escaped inside a JSON
- * string (a quote or backslash in the key), which is how it stands in the body text before parsing.
- */
-function quotedForms(secret: string): Set<string> {
-  return new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]);
-}
-
-/**
- * Deep variant of {@link redact} for parsed bodies: every string in it, keys included, redacted. Returns the
- * value itself when no secret occurs in it.
- */
-function redactValue(value: unknown, secrets: readonly string[] | undefined): unknown {
-  if (!secrets || secrets.length === 0) return value;
-  if (typeof value === 'string') return redact(value, secrets);
-  if (value === null || typeof value !== 'object') return value;
-  let changed = false;
-  const redacted = (item: unknown) => {
-    const out = redactValue(item, secrets);
-    if (out !== item) changed = true;
-    return out;
-  };
-  const out = Array.isArray(value)
-    ? value.map(redacted)
-    : Object.fromEntries(Object.entries(value).map(([key, item]) => [redacted(key) as string, redacted(item)]));
-  return changed ? out : value;
-}

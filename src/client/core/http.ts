@@ -39,7 +39,7 @@
  *   of `for await` (or an error in the loop body) destroys the response body, which closes the connection. A
  *   body the caller drops unfinished (a stream never read, an iterator left mid-way) is released like that once it
  *   is garbage-collected, with the attempt's listeners on the caller's signal and on `closing`.
- * - **Resource methods** take {@link CallOptions} as their last argument (signal, timeoutMs, maxRetries,
+ * - **Resource methods** take `CallOptions` (types.ts) as their last argument (signal, timeoutMs, maxRetries,
  *   idempotent, headers) and pass them through; the caller's `idempotent` overrides the endpoint's choice.
  * - **Lifetime**: cores share one keep-alive undici `Agent` when given a `dispatcher`; otherwise each core
  *   owns one, released by `close()`. `close()` first ends what is in flight (requests, streams being read or
@@ -76,128 +76,19 @@ import {
   isUnprocessedStatus,
   parseRetryAfter,
 } from './retry.js';
-import { type QueryParams, buildUrl } from './url.js';
-import { checkHeaders, checkedBackoff, checkedFunction, checkedIdempotent, checkedOnRetry, checkedSignal, retryCount, timerMs } from './options.js';
+import { buildUrl } from './url.js';
+import { checkHeaders, checkedBackoff, checkedFunction, checkedIdempotent, checkedSignal, retryCount, timerMs } from './options.js';
 import { DEFAULT_USER_AGENT } from './version.js';
 import { LazyAgent, loadUndici } from './undici.js';
 import { rememberCredentialHeaders, rememberSecret } from '../../secrets.js';
-import { AttemptGuard, GuardedBody, clientClosedError, firstHeader, isJsonContentType, readErrorBody, wasNeverSent, wasRefusedByUndici } from './attempt.js';
-
-/** HTTP methods the services use. */
-export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
-
-/** Response headers, lower-cased names (as undici gives them). */
-export type ResponseHeaders = Record<string, string | string[] | undefined>;
+import { AttemptGuard, GuardedBody, clientClosedError, readErrorBody, wasNeverSent, wasRefusedByUndici } from './attempt.js';
+import { firstHeader, isJsonContentType, unexpectedBodyError } from './content-type.js';
+import type { HttpCoreOptions, RawResponse, RequestOptions, ResponseHeaders, RetryEvent } from './types.js';
 
 /** The default `timeoutMs`: one minute. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 /** The default `maxRetries`: two retries, three attempts in all. */
 export const DEFAULT_MAX_RETRIES = 2;
-
-/** What a retry is about to do; passed to {@link HttpCoreOptions.onRetry}. */
-export interface RetryEvent {
-  method: string;
-  path: string;
-  /** The attempt about to be made, counting from 1 (so the first retry is attempt 2). */
-  attempt: number;
-  /** How long weft waits before it, in milliseconds (from `Retry-After` when the server sent one). */
-  delayMs: number;
-  /** Why the previous attempt failed. */
-  error: WeftError;
-}
-
-/** Options of one {@link HttpCore}, i.e. of one service. */
-export interface HttpCoreOptions {
-  /** The service's base URL, e.g. `https://host/traces` or `http://127.0.0.1:4780/v1`; its path prefix is kept. */
-  baseUrl: string;
-  /** Sent as `Authorization: Bearer <apiKey>`; never appears in an error. */
-  apiKey?: string | undefined;
-  /** Headers sent with every request, e.g. `{ 'Compat-Project': 'team/proj' }`. */
-  headers?: Record<string, string> | undefined;
-  /** Default `weft/<version>`. */
-  userAgent?: string | undefined;
-  /** Default {@link DEFAULT_TIMEOUT_MS}; 0 disables the timeout; at most {@link MAX_TIMER_MS} (about 24.8 days). */
-  timeoutMs?: number | undefined;
-  /** Default {@link DEFAULT_MAX_RETRIES}. */
-  maxRetries?: number | undefined;
-  /** Backoff between retries. */
-  backoff?: BackoffOptions | undefined;
-  /** Called before each retry (for logging or metrics); what it throws is ignored. */
-  onRetry?: ((event: RetryEvent) => void) | undefined;
-  /**
-   * What a 401's error message adds, given whether credentials were sent (an API key, or an `authorization`
-   * header): where the key comes from, say. Default: that no key was sent, or that it was not accepted.
-   */
-  unauthenticatedHint?: ((credentialsSent: boolean) => string) | undefined;
-  /**
-   * An undici dispatcher to share between cores (or a {@link LazyAgent}, made on first use); when absent the core
-   * makes (and `close()` closes) its own Agent.
-   */
-  dispatcher?: Dispatcher | LazyAgent | undefined;
-}
-
-/** One request. */
-export interface RequestOptions {
-  method: HttpMethod;
-  /** Relative to the base URL, already encoded (see {@link encodePath}), e.g. `/call/start`. */
-  path: string;
-  query?: QueryParams | undefined;
-  /** JSON value, {@link MultipartBody}, or bytes / Blob / stream (see the module doc). */
-  body?: unknown;
-  /** Extra headers; `null` removes a default one. */
-  headers?: Record<string, string | null | undefined> | undefined;
-  signal?: AbortSignal | undefined;
-  /** Overrides the core's `timeoutMs` for this request. */
-  timeoutMs?: number | undefined;
-  /** Overrides the core's `maxRetries` for this request. */
-  maxRetries?: number | undefined;
-  /** May the request be sent twice? Default: true for GET, HEAD, OPTIONS, PUT, DELETE; false otherwise. */
-  idempotent?: boolean | undefined;
-  /**
-   * The endpoint may answer with text rather than JSON (`GET /version`, or an undocumented answer returned as
-   * sent): `request()` then returns a body that is not JSON as a string, unless its `Content-Type` says JSON.
-   * Default false: a 2xx body that is not JSON is a {@link WeftParseError}.
-   */
-  allowText?: boolean | undefined;
-  /**
-   * For a request that is not idempotent: retry it anyway after a 429 or a 503, which say the service did
-   * not process it (a connection refused before sending is retried in any case). Default false.
-   */
-  retryUnprocessed?: boolean | undefined;
-}
-
-/** Options a resource method passes through from its caller (the last argument of every client method). */
-export interface CallOptions {
-  /** Cancels the request (and a stream being read); the method then throws {@link WeftAbortError}. */
-  signal?: AbortSignal | undefined;
-  /** Overrides the client's timeout for this call. */
-  timeoutMs?: number | undefined;
-  /** Overrides the client's number of retries for this call. */
-  maxRetries?: number | undefined;
-  /** Lets a call the client would not retry (a create) be retried, when the caller knows it is safe. */
-  idempotent?: boolean | undefined;
-  /** Extra headers; `null` removes a default one. */
-  headers?: Record<string, string | null | undefined> | undefined;
-}
-
-/** A 2xx response whose body has not been read yet. */
-export interface RawResponse {
-  readonly status: number;
-  readonly headers: ResponseHeaders;
-  /** The `x-request-id` header, if any. */
-  readonly requestId: string | undefined;
-  /** The body; read it once (iterate, or `text()`/`json()`/`bytes()`), or `cancel()` it. */
-  readonly body: ResponseBody;
-}
-
-/** The body of a {@link RawResponse}: errors while reading it are weft errors, and cancelling closes the connection. */
-export interface ResponseBody extends AsyncIterable<Uint8Array> {
-  text(): Promise<string>;
-  json<T = unknown>(): Promise<T>;
-  bytes(): Promise<Uint8Array>;
-  /** Stops reading and releases the connection. */
-  cancel(): void;
-}
 
 /** One HTTP client per service. See the module documentation above for the full contract. */
 export class HttpCore {
@@ -229,7 +120,7 @@ export class HttpCore {
     this.timeoutMs = timerMs(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
     this.maxRetries = retryCount(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries');
     this.backoff = checkedBackoff(options.backoff ?? {});
-    this.onRetry = checkedOnRetry(options.onRetry);
+    this.onRetry = checkedFunction(options.onRetry, 'onRetry');
     this.#unauthenticatedHint =
       checkedFunction(options.unauthenticatedHint, 'unauthenticatedHint') ??
       ((sent) => (sent ? 'The API key was not accepted.' : 'No API key was sent.'));
@@ -458,31 +349,4 @@ export class HttpCore {
     }
     return headers;
   }
-}
-
-/**
- * The error of a 2xx body that is not what was asked for (`expected`: JSON, or an event stream). It names the status
- * and the content type, and for an HTML page says what it usually means; it never quotes the body, which may echo
- * the request's credentials.
- */
-export function unexpectedBodyError(
-  options: Pick<RequestOptions, 'method' | 'path'>,
-  response: Pick<RawResponse, 'status' | 'headers'>,
-  cause?: unknown,
-  expected = 'JSON',
-): WeftParseError {
-  const { method, path } = options;
-  const contentType = firstHeader(response.headers['content-type']);
-  const what = contentType ? `a ${contentType.split(';')[0]?.trim()} body` : 'a body';
-  const hint = isHtml(response.headers) ? ' (an HTML page: is the base URL that of the service, not of a web app or a login page?)' : '';
-  return new WeftParseError(`weft: ${method} ${path} answered ${response.status} with ${what} that is not ${expected}${hint}`, method, path, {
-    cause,
-    status: response.status,
-    contentType,
-  });
-}
-
-/** Whether a response's `Content-Type` says HTML: a web page, not a service's answer. */
-export function isHtml(headers: ResponseHeaders): boolean {
-  return /\bhtml\b/i.test(firstHeader(headers['content-type']) ?? '');
 }

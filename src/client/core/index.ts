@@ -1,16 +1,14 @@
-export {
-  type CallOptions,
-  DEFAULT_MAX_RETRIES,
-  DEFAULT_TIMEOUT_MS,
-  HttpCore,
-  type HttpCoreOptions,
-  type HttpMethod,
-  type RawResponse,
-  type RequestOptions,
-  type ResponseBody,
-  type ResponseHeaders,
-  type RetryEvent,
-} from './http.js';
+export { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, HttpCore } from './http.js';
+export type {
+  CallOptions,
+  HttpCoreOptions,
+  HttpMethod,
+  RawResponse,
+  RequestOptions,
+  ResponseBody,
+  ResponseHeaders,
+  RetryEvent,
+} from './types.js';
 export {
   type ApiErrorInit,
   type ValidationIssue,

@@ -38,11 +38,6 @@ export function checkedBackoff(backoff: BackoffOptions): BackoffOptions {
   return backoff;
 }
 
-/** `onRetry`: a function, or nothing. */
-export function checkedOnRetry<F>(value: F | undefined | null): F | undefined {
-  return checkedFunction(value, 'onRetry');
-}
-
 /** An option that takes a function (`onRetry`, `unauthenticatedHint`), or nothing. */
 export function checkedFunction<F>(value: F | undefined | null, option: string): F | undefined {
   if (value === undefined || value === null) return undefined;

@@ -2,7 +2,7 @@
  * When and how long to wait before trying a request again. Pure functions, so the policy can be read (and
  * tested) apart from the request loop in http.ts.
  */
-import { firstHeader } from './attempt.js';
+import { firstHeader } from './content-type.js';
 
 /** Statuses that mean "try again later": the request did not take effect, or can safely be repeated. */
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);

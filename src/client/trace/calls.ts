@@ -1,4 +1,4 @@
-import type { CallOptions } from '../core/http.js';
+import type { CallOptions } from '../core/types.js';
 import { ResponseStream } from '../core/response-stream.js';
 import { type CallNode, buildCallTree } from './call-tree.js';
 import { TraceResource } from './resource.js';

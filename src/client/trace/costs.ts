@@ -1,4 +1,4 @@
-import type { CallOptions } from '../core/http.js';
+import type { CallOptions } from '../core/types.js';
 import { TraceResource } from './resource.js';
 import type { ProjectScoped } from './types/common.js';
 import type { CostCreateReq, CostCreateRes, CostPurgeReq, CostPurgeRes, CostQueryReq, CostQueryRes } from './types/costs.js';

@@ -1,4 +1,4 @@
-import type { CallOptions } from '../core/http.js';
+import type { CallOptions } from '../core/types.js';
 import { MultipartBody } from '../core/multipart.js';
 import type { ResponseStream } from '../core/response-stream.js';
 import { TraceResource, forward } from './resource.js';

@@ -1,4 +1,4 @@
-import type { CallOptions } from '../core/http.js';
+import type { CallOptions } from '../core/types.js';
 import { encodePath } from '../core/url.js';
 import { TraceResource } from './resource.js';
 import type { InferenceInfoRes } from './types/service.js';

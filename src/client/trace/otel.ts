@@ -1,4 +1,4 @@
-import type { CallOptions } from '../core/http.js';
+import type { CallOptions } from '../core/types.js';
 import { TraceResource } from './resource.js';
 import type { OtelExportRes } from './types/otel.js';
 

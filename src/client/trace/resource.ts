@@ -1,5 +1,6 @@
 import type { ProjectRef } from '../../config/index.js';
-import type { CallOptions, HttpCore, HttpMethod } from '../core/http.js';
+import type { HttpCore } from '../core/http.js';
+import type { CallOptions, HttpMethod } from '../core/types.js';
 import type { ResponseStream } from '../core/response-stream.js';
 import { type QueryParams, encodePath } from '../core/url.js';
 

@@ -1,4 +1,4 @@
-import type { CallOptions } from '../core/http.js';
+import type { CallOptions } from '../core/types.js';
 import { TraceResource, forward } from './resource.js';
 import type { GeolocateRes, HealthRes, ProjectsInfoReq, ProjectsInfoRes, ServerInfoRes, VersionRes } from './types/service.js';
 

@@ -1,4 +1,4 @@
-import type { CallOptions } from '../core/http.js';
+import type { CallOptions } from '../core/types.js';
 import type { ResponseStream } from '../core/response-stream.js';
 import { TraceResource } from './resource.js';
 import type { ProjectScoped } from './types/common.js';

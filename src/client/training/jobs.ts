@@ -1,4 +1,5 @@
-import type { CallOptions, HttpCore } from '../core/http.js';
+import type { HttpCore } from '../core/http.js';
+import type { CallOptions } from '../core/types.js';
 import { JobEvents, eventsPath } from './events.js';
 import { encodeSegment } from '../core/url.js';
 import type { CreateRlJobParams, CreateSftJobParams, TrainingJob } from './types/jobs.js';

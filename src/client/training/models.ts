@@ -1,4 +1,5 @@
-import type { CallOptions, HttpCore } from '../core/http.js';
+import type { HttpCore } from '../core/http.js';
+import type { CallOptions } from '../core/types.js';
 import { Checkpoints } from './checkpoints.js';
 import { encodeSegment } from '../core/url.js';
 import type { DeleteModelResponse, ModelCreateParams, TrainingModel } from './types/models.js';

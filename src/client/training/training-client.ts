@@ -1,5 +1,6 @@
 import { WeftServerError } from '../core/errors.js';
-import type { CallOptions, HttpCore } from '../core/http.js';
+import type { HttpCore } from '../core/http.js';
+import type { CallOptions } from '../core/types.js';
 import { ChatCompletions, type ChatRequestOptions } from '../inference/chat/completions.js';
 import { type ChatTracingOption, resolveChatTracing } from '../inference/chat/trace-chat.js';
 import { TrainingJobs } from './jobs.js';

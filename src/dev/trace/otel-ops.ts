@@ -10,7 +10,7 @@ const PLACEHOLDER_FILE = contentDigest(PLACEHOLDER_SOURCE);
 const PLACEHOLDER_OP = { _type: 'CustomWeaveType', weave_type: { type: 'Op' }, files: { 'obj.py': PLACEHOLDER_FILE } };
 
 /** The op's object id for a span name, as the service makes it (`make_safe_name`): `Chat gpt/4o` → `chat_gpt_4o`. */
-export function safeOpName(name: string): string {
+function safeOpName(name: string): string {
   return name.replaceAll(' ', '_').replaceAll('/', '_').replaceAll('<', '').replaceAll('>', '').toLowerCase();
 }
 

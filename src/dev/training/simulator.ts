@@ -9,7 +9,7 @@ import type { CheckpointResponse, ModelResponse, Page, TrainingJobEvent, Trainin
  * trajectory groups) is not in the log, and persisting whole trajectory groups to replay a simulation is not
  * worth the size. Failing it with this message keeps its events so far readable and tells the truth.
  */
-export const RESTART_ERROR_MESSAGE = 'The weft dev service restarted during training; the job was interrupted and was not resumed.';
+const RESTART_ERROR_MESSAGE = 'The weft dev service restarted during training; the job was interrupted and was not resumed.';
 
 /** Options of a job being created; kept in memory only, while the job runs. */
 export interface JobPlan {

@@ -18,6 +18,9 @@ import {
 } from '@opentelemetry/api';
 import { addHrTimes, isTimeInput, isTracingSuppressed, millisToHrTime } from '@opentelemetry/core';
 
+// Kept importable from here: the chat call reads a span's limit where it reads the span.
+export { sdkLengthLimit } from '../../config/content.js';
+
 /**
  * Where a chat call's span comes from. Everything a call records, it records as it ends (the response, the
  * stream's accumulated output, the error, the request's content), through {@link ChatSpan.open}.
@@ -173,15 +176,4 @@ export function startsWhenRead(tracer: Tracer, parent: Context): boolean {
   if (!records || isTracingSuppressed(parent)) return false;
   const parentSpan = trace.getSpanContext(parent);
   return parentSpan === undefined || (parentSpan.traceFlags & TraceFlags.SAMPLED) !== 0;
-}
-
-/**
- * The SDK's attribute length limit on this span, from its provider's `spanLimits` or the environment; undefined
- * for none, or for a span that is not the SDK's (the environment's limit still applies then).
- */
-export function sdkLengthLimit(span: Span): number | undefined {
-  // A span of the 1.x and 2.x SDKs keeps the limit in a field of its own; one of the 3.x SDK only in its limits.
-  const fields = span as { _attributeValueLengthLimit?: unknown; _spanLimits?: { attributeValueLengthLimit?: unknown } };
-  const limit = fields._attributeValueLengthLimit ?? fields._spanLimits?.attributeValueLengthLimit;
-  return typeof limit === 'number' && limit > 0 && Number.isFinite(limit) ? limit : undefined;
 }

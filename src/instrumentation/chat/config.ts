@@ -1,35 +1,15 @@
+import {
+  type CaptureContent,
+  DEFAULT_MAX_ATTRIBUTE_LENGTH,
+  type Env,
+  resolveCaptureSides,
+  tighterSpanLimit,
+  withinEnvLengthLimit,
+} from '../../config/content.js';
 import { kindOf, WeftConfigError } from '../../config/index.js';
-import { reportOnce } from '../../diagnostics.js';
 import type { GenAIMessage } from './types.js';
 
-/** What is recorded: `true` (or `'all'`) both sides, `'input'`, `'output'`, or `false` (`'none'`) neither. */
-export type CaptureContent = boolean | 'all' | 'input' | 'output' | 'none';
-
-const BOTH = { input: true, output: true } as const;
-const NEITHER = { input: false, output: false } as const;
-const CAPTURE_SIDES = new Map<unknown, { readonly input: boolean; readonly output: boolean }>([
-  [true, BOTH],
-  ['all', BOTH],
-  ['input', { input: true, output: false }],
-  ['output', { input: false, output: true }],
-  [false, NEITHER],
-  ['none', NEITHER],
-]);
-
-/**
- * Which sides a {@link CaptureContent} records. The option takes the environment variable's words too (`all`,
- * `none`), so a value can be moved between the two unchanged.
- * @throws {WeftConfigError} for anything else, naming `captureContent` and its variable.
- */
-export function captureSides(capture: CaptureContent): { readonly input: boolean; readonly output: boolean } {
-  const sides = CAPTURE_SIDES.get(capture);
-  if (sides) return sides;
-  throw new WeftConfigError(
-    'captureContent',
-    CHAT_TRACING_ENV.captureContent,
-    `weft: option \`captureContent\` must be true, false, 'all', 'input', 'output' or 'none', got ${JSON.stringify(capture)}.`,
-  );
-}
+export type { CaptureContent } from '../../config/content.js';
 
 /**
  * Rewrites or redacts messages before they are recorded. Called once for the input side (the request's
@@ -98,33 +78,19 @@ export interface ResolvedChatTracingConfig {
   readonly requestStreamUsage: boolean;
 }
 
-/** Environment variables read by {@link resolveChatTracingConfig}. */
-export const CHAT_TRACING_ENV = {
-  captureContent: 'WEFT_CAPTURE_CONTENT',
-  otelCaptureContent: 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT',
-  spanAttributeLengthLimit: 'OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT',
-  attributeLengthLimit: 'OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT',
-} as const;
-
 const DEFAULT_MAX_MESSAGE_LENGTH = 32_768;
-/** Default of {@link ChatTracingConfig.maxAttributeLength}, also the default of weft's own spans. */
-export const DEFAULT_MAX_ATTRIBUTE_LENGTH = 262_144;
 /** Below this a message cannot hold even its structure and the truncation marker. */
 const MIN_LENGTH = 256;
 
-type Env = Record<string, string | undefined>;
-
 /**
- * Applies defaults and environment variables to a {@link ChatTracingConfig}. Options win over the
+ * Applies defaults and environment variables (`CONTENT_ENV` in config/content.ts) to a {@link ChatTracingConfig}. Options win over the
  * environment. Throws {@link WeftConfigError} for a value weft cannot use.
  */
 export function resolveChatTracingConfig(config: ChatTracingConfig = {}, env: Env = process.env): ResolvedChatTracingConfig {
-  const sides = captureSides(resolveCapture(config.captureContent, env));
-  // The SDK cuts longer values without regard for JSON, so its limit caps whatever was asked for.
-  const sdkLimit = envLimit(env) ?? Number.POSITIVE_INFINITY;
-  const maxAttributeLength = Math.min(
+  const sides = resolveCaptureSides(config.captureContent, env);
+  const maxAttributeLength = withinEnvLengthLimit(
     checkLength(config.maxAttributeLength ?? DEFAULT_MAX_ATTRIBUTE_LENGTH, 'maxAttributeLength'),
-    sdkLimit,
+    env,
   );
   const maxMessageLength = Math.min(
     checkLength(config.maxMessageLength ?? DEFAULT_MAX_MESSAGE_LENGTH, 'maxMessageLength'),
@@ -157,8 +123,9 @@ const fitted = new WeakMap<ResolvedChatTracingConfig, Map<number, ResolvedChatTr
  * `config` within a span's own attribute length limit, when that is tighter: a provider's `spanLimits` set in
  * code, which the environment does not show. The SDK would cut longer JSON mid-way. Made once per limit.
  */
-export function fitToLengthLimit(config: ResolvedChatTracingConfig, limit: number | undefined): ResolvedChatTracingConfig {
-  if (limit === undefined || limit >= config.maxAttributeLength) return config;
+export function fitToLengthLimit(config: ResolvedChatTracingConfig, spanLimit: number | undefined): ResolvedChatTracingConfig {
+  const limit = tighterSpanLimit(spanLimit, config.maxAttributeLength);
+  if (limit === undefined) return config;
   let byLimit = fitted.get(config);
   if (!byLimit) {
     byLimit = new Map();
@@ -170,55 +137,6 @@ export function fitToLengthLimit(config: ResolvedChatTracingConfig, limit: numbe
     byLimit.set(limit, fit);
   }
   return fit;
-}
-
-/** Values of `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`, as the GenAI instrumentations read them. */
-const OTEL_CAPTURE_ON = ['true', '1', 'yes', 'span_only', 'span_and_event'];
-const OTEL_CAPTURE_OFF = ['false', '0', 'no', 'no_content', 'event_only'];
-
-/**
- * The option, else the environment's setting, else true; the caller's {@link captureSides} checks the option. A value
- * of the shared OTel variable weft cannot read records nothing: whoever set it meant to change the default, and
- * `off` or `disabled` most likely means to keep prompts out of the traces.
- */
-function resolveCapture(option: CaptureContent | undefined, env: Env): CaptureContent {
-  if (option !== undefined) return option;
-  const weft = env[CHAT_TRACING_ENV.captureContent]?.trim().toLowerCase();
-  if (weft) {
-    const byName: Record<string, CaptureContent> = { all: true, true: true, input: 'input', output: 'output', none: false, false: false };
-    const value = byName[weft];
-    if (value === undefined) {
-      throw new WeftConfigError(
-        'captureContent',
-        CHAT_TRACING_ENV.captureContent,
-        `weft: env ${CHAT_TRACING_ENV.captureContent} must be one of all, input, output, none; got "${weft}".`,
-      );
-    }
-    return value;
-  }
-  const otel = env[CHAT_TRACING_ENV.otelCaptureContent]?.trim().toLowerCase();
-  if (otel) {
-    if (OTEL_CAPTURE_ON.includes(otel)) return true;
-    if (OTEL_CAPTURE_OFF.includes(otel)) return false;
-    // The variable is shared with other instrumentations, so an unknown value is theirs to reject, not ours: warned
-    // about, not thrown.
-    reportOnce(
-      'otel-capture-env',
-      `cannot read ${CHAT_TRACING_ENV.otelCaptureContent}="${otel}" (expected one of ${[...OTEL_CAPTURE_ON, ...OTEL_CAPTURE_OFF].join(', ')}): no content is recorded (chat messages, op inputs and outputs) until it is one of those, or ${CHAT_TRACING_ENV.captureContent} is set.`,
-    );
-    return false;
-  }
-  return true;
-}
-
-function envLimit(env: Env): number | undefined {
-  for (const name of [CHAT_TRACING_ENV.spanAttributeLengthLimit, CHAT_TRACING_ENV.attributeLengthLimit]) {
-    const raw = env[name]?.trim();
-    if (!raw) continue;
-    const value = Number(raw);
-    if (Number.isInteger(value) && value > 0) return value;
-  }
-  return undefined;
 }
 
 function checkLength(value: number, option: string): number {

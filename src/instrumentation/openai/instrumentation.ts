@@ -8,6 +8,8 @@ import { findBetaHelpersPrototype, findCompletionsPrototype } from './module-sha
 import { type AdoptedMethod, type Method, type PatchHost, type PatchedMethodName, tracedCompletionsMethod } from './patch-completions.js';
 import { requiredOpenAIModules } from './required-modules.js';
 import { tracedHelperMethod } from './stream-helpers.js';
+import { enabledHosts, latestEnabled, leave, markLatest, release } from './enabled-instances.js';
+import { isWeftWrapped, markWrapper, type PatchRecord, wrapperIn } from './wrapper-marks.js';
 import type { OpenAIInstrumentationConfig } from './types.js';
 
 /** The instrumentation scope of the spans this instrumentation makes. */
@@ -19,25 +21,10 @@ const MAJOR_BEYOND = 8;
 export const SUPPORTED_OPENAI_VERSIONS = [`>=${FIRST_MAJOR}.0.0 <${MAJOR_BEYOND}`];
 const isSupportedMajor = (major: number) => major >= FIRST_MAJOR && major < MAJOR_BEYOND;
 
-// Global, so that two copies of weft (ESM and CommonJS) in one process never patch the same method twice.
-const WEFT_WRAPPER = Symbol.for('weft.openai.wrapper');
-// The enabled instances of every copy of weft, latest last: an `openai` module is patched once, by whichever
-// instance came first, but its calls are recorded as the instance enabled (or configured) last says, among those
-// that count (see `latestEnabled`). A disabled instance leaves the list and hands its patches to one still in it.
-const ENABLED_KEY = Symbol.for('weft.openai.enabledInstrumentations');
-const enabledHolder = globalThis as { [ENABLED_KEY]?: PatchHost[] };
 // `stream` and `runTools` (openai 5 on) call `create`, which is traced; they are wrapped to watch their iterator.
 const CHAT_METHODS: readonly PatchedMethodName[] = ['create', 'parse', 'stream', 'runTools'];
 // openai 4 has its `parse` and streaming helpers on `beta.chat.completions`, a prototype of its own.
 const BETA_HELPER_METHODS: readonly PatchedMethodName[] = ['parse', 'stream', 'runTools', 'runFunctions'];
-
-/** A prototype weft patches (chat `Completions`, or openai 4's beta one), the methods it patches there, and how. */
-interface PatchRecord {
-  prototype: object;
-  names: readonly PatchedMethodName[];
-  methods: AdoptedMethod[];
-  active: boolean;
-}
 
 /**
  * Traces the official `openai` package's chat completions (`chat.completions.create` and `.parse`) as GenAI
@@ -143,9 +130,7 @@ export class OpenAIInstrumentation extends InstrumentationBase<OpenAIInstrumenta
    */
   override disable(): void {
     // Out of the list first, so that the base class's unpatch hook below hands over to another instance.
-    const hosts = enabledHosts();
-    const index = hosts.indexOf(this.host());
-    if (index >= 0) hosts.splice(index, 1);
+    leave(this.host());
     super.disable();
     for (const record of this.patches().values()) release(record, this.host());
   }
@@ -240,132 +225,10 @@ export function openAIPatchedYet(): boolean {
   return openAIPatched;
 }
 
-function enabledHosts(): PatchHost[] {
-  enabledHolder[ENABLED_KEY] ??= [];
-  return enabledHolder[ENABLED_KEY];
-}
-
-/**
- * The instance whose tracer and options a patched `openai` call uses: the latest enabled one that was given a real
- * tracer provider. The constructor enables every instance, so one made and never registered (a throwaway, or a
- * library's default) is enabled too, with the global tracer, which is the no-op one under
- * `register({ global: false })`: following it would silently lose chat spans, or record them with options nobody
- * chose. Only when no enabled instance was given a provider (an app that set the global one itself and never
- * registered the instrumentation) is the latest enabled one followed, as it is the only one there is.
- */
-function latestEnabled(): PatchHost | undefined {
-  const hosts = enabledHosts();
-  let fallback: PatchHost | undefined;
-  for (let i = hosts.length - 1; i >= 0; i--) {
-    const host = hosts[i]!;
-    if (!host.isEnabled()) continue;
-    if (counts(host)) return host;
-    fallback ??= host;
-  }
-  return fallback;
-}
-
-function counts(host: PatchHost): boolean {
-  return host.hasTracerProvider ? host.hasTracerProvider() : true;
-}
-
-/** Makes `host` the one whose options apply, and says so once when another instance that counts is enabled too. */
-function markLatest(host: PatchHost): void {
-  const hosts = enabledHosts();
-  const index = hosts.indexOf(host);
-  if (index >= 0) hosts.splice(index, 1);
-  if (counts(host) && hosts.some((other) => other.isEnabled() && counts(other))) {
-    reportOnce(
-      'openai:several-instances',
-      'several OpenAIInstrumentation instances are enabled; openai chat calls are recorded with the options of the one enabled or configured last.',
-    );
-  }
-  hosts.push(host);
-}
-
 function guarded(kind: string, work: () => unknown): void {
   try {
     work();
   } catch (error) {
     reportInternalError(kind, error);
   }
-}
-
-/**
- * Releases a patch of an instance being disabled (`self`): handed over to the instance that now applies, if one
- * is still enabled and can adopt it, else undone. An instance that was never given a tracer provider does not
- * inherit from one that was: disabling every registered instrumentation (`disableInstrumentations()`) unpatches
- * openai even if a stray instance was constructed. Either way the patch is no longer `self`'s to undo; its record
- * stays, inactive, so that enable() patches again if nobody holds the patch by then.
- */
-function release(record: PatchRecord, self: PatchHost): void {
-  if (!record.active) return;
-  const heir = latestEnabled();
-  if (heir && heir !== self && heir.adoptPatch && (counts(heir) || !counts(self))) {
-    heir.adoptPatch(record.prototype, record.methods);
-    record.active = false;
-    return;
-  }
-  unpatch(record);
-}
-
-function unpatch(record: PatchRecord): void {
-  if (!record.active) return;
-  const methods = record.prototype as unknown as Record<string, unknown>;
-  for (const { name, original, wrapper } of record.methods) {
-    // If someone wrapped weft's wrapper, removing it would remove theirs too; it passes calls through while disabled.
-    if (methods[name] === wrapper) methods[name] = original;
-  }
-  record.active = false;
-}
-
-/** Marks a wrapper the way shimmer does (so other tools see it as wrapped, and can unwrap theirs) and as weft's own. */
-function markWrapper(prototype: object, method: AdoptedMethod): void {
-  const define = (key: PropertyKey, descriptor: PropertyDescriptor) =>
-    Object.defineProperty(method.wrapper, key, { ...descriptor, enumerable: false, configurable: true });
-  define(WEFT_WRAPPER, { value: true });
-  define('__wrapped', { value: true });
-  define('__original', { get: () => method.original });
-  define('__unwrap', { value: () => unwrapUnderWeft(prototype, method) });
-}
-
-/**
- * shimmer's `unwrap(prototype, name)` (every OpenTelemetry instrumentation's `_unwrap`) calls `__unwrap` on the method
- * it finds there. Finding weft's wrapper, it comes from an instrumentation that patched openai before weft and is
- * being disabled, its own wrapper under weft's: weft's steps aside for that one to unwrap itself, and wraps what is
- * left. The other instrumentation is gone, as it would be without weft, and weft stays; without this its wrapper
- * would stay (and shimmer say so on stderr), and its enable() wrap the method a second time.
- */
-function unwrapUnderWeft(prototype: object, method: AdoptedMethod): void {
-  const methods = prototype as Record<string, unknown>;
-  const under = method.original as Method & { __unwrap?: unknown };
-  if (methods[method.name] !== method.wrapper || typeof under.__unwrap !== 'function') return;
-  methods[method.name] = under;
-  try {
-    (under.__unwrap as () => void)();
-  } finally {
-    const left = methods[method.name];
-    if (typeof left === 'function') method.original = left as Method;
-    methods[method.name] = method.wrapper;
-  }
-}
-
-/** The wrappers a method goes through, itself first (shimmer's `__original` chain). */
-function* wrapperChain(method: unknown): Generator<{ [WEFT_WRAPPER]?: boolean; __original?: unknown }> {
-  let current = method as { [WEFT_WRAPPER]?: boolean; __original?: unknown } | undefined;
-  for (let depth = 0; current && depth < 16; depth++) {
-    yield current;
-    current = current.__original as typeof current;
-  }
-}
-
-function isWeftWrapped(method: unknown): boolean {
-  for (const wrapper of wrapperChain(method)) if (wrapper[WEFT_WRAPPER]) return true;
-  return false;
-}
-
-function wrapperIn(method: unknown, wrapper: Method | undefined): boolean {
-  if (!wrapper) return false;
-  for (const current of wrapperChain(method)) if (current === wrapper) return true;
-  return false;
 }

@@ -1,5 +1,6 @@
-import { isJsonContentType } from '../../core/attempt.js';
-import { type CallOptions, type HttpCore, isHtml, unexpectedBodyError } from '../../core/http.js';
+import { isHtml, isJsonContentType, unexpectedBodyError } from '../../core/content-type.js';
+import type { HttpCore } from '../../core/http.js';
+import type { CallOptions } from '../../core/types.js';
 import { ChatCompletionStream } from './chat-completion-stream.js';
 import { notAnEventStream, readChatChunks } from './chunk-stream.js';
 import { type ResolvedChatTracing, traceChat } from './trace-chat.js';

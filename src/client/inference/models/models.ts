@@ -1,4 +1,5 @@
-import type { CallOptions, HttpCore } from '../../core/http.js';
+import type { HttpCore } from '../../core/http.js';
+import type { CallOptions } from '../../core/types.js';
 import type { ModelList } from './types.js';
 
 /** `models` of the inference service. */

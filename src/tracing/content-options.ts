@@ -1,6 +1,13 @@
 import type { Span } from '@opentelemetry/api';
-import { sdkLengthLimit } from '../instrumentation/chat/chat-span.js';
-import { type CaptureContent, captureSides, DEFAULT_MAX_ATTRIBUTE_LENGTH, resolveChatTracingConfig } from '../instrumentation/chat/config.js';
+import {
+  type CaptureContent,
+  captureSides,
+  DEFAULT_MAX_ATTRIBUTE_LENGTH,
+  resolveCaptureSides,
+  sdkLengthLimit,
+  tighterSpanLimit,
+  withinEnvLengthLimit,
+} from '../config/content.js';
 import { WeftConfigError } from '../config/index.js';
 import { reportOnce } from '../diagnostics.js';
 
@@ -45,14 +52,14 @@ export interface ResolvedContentOptions {
 // Room for truncation markers and closing brackets, so the JSON stays under an SDK limit and is never cut by it.
 const MARKER_ROOM = 1024;
 
-function fromEnvironment(): ResolvedContentOptions {
+function contentOptionsFromEnv(): ResolvedContentOptions {
   try {
-    const chat = resolveChatTracingConfig({});
+    const sides = resolveCaptureSides(undefined);
     return {
-      captureInput: chat.captureInput,
-      captureOutput: chat.captureOutput,
+      captureInput: sides.input,
+      captureOutput: sides.output,
       redactContent: undefined,
-      maxAttributeLength: chat.maxAttributeLength,
+      maxAttributeLength: withinEnvLengthLimit(DEFAULT_MAX_ATTRIBUTE_LENGTH),
     };
   } catch (error) {
     // register() refuses a malformed variable; without it (an app's own NodeSDK) ops must not start throwing because
@@ -70,7 +77,7 @@ const holder = globalThis as { [KEY]?: ResolvedContentOptions };
 
 /** The process-wide content settings: the environment's, unless {@link configureTracing} changed them. */
 export function contentOptions(): ResolvedContentOptions {
-  holder[KEY] ??= fromEnvironment();
+  holder[KEY] ??= contentOptionsFromEnv();
   return holder[KEY];
 }
 
@@ -85,7 +92,7 @@ export function contentOptions(): ResolvedContentOptions {
 export function configureTracing(options: ContentOptions): ResolvedContentOptions {
   checkContentOptions(options);
   const previous = contentOptions();
-  holder[KEY] = resolveContentOptions(options, fromEnvironment());
+  holder[KEY] = resolveContentOptions(options, contentOptionsFromEnv());
   return previous;
 }
 
@@ -133,14 +140,14 @@ export function resolveContentOptions(
  * can ask for more than the SDK keeps (its environment variables, or a provider's `spanLimits` set in code).
  */
 export function fitToSpan(settings: ResolvedContentOptions, span: Span): ResolvedContentOptions {
-  const limit = sdkLengthLimit(span);
-  if (limit === undefined || limit >= settings.maxAttributeLength) return settings;
+  const limit = tighterSpanLimit(sdkLengthLimit(span), settings.maxAttributeLength);
+  if (limit === undefined) return settings;
   return { ...settings, maxAttributeLength: limit };
 }
 
 /**
  * The text `write(budget)` gives, at most `limit` characters long: the SDK cuts a longer attribute without regard
- * for JSON. `write` (`safeStringify`, `clip`) may run over its budget by its markers and closing brackets, so the
+ * for JSON. `write` (`safeStringify`, `scrubAndCut`) may run over its budget by its markers and closing brackets, so the
  * budget leaves room for them; if the text still runs over (a small limit, deep nesting), `write` is asked again
  * with the overrun taken off, then with no budget at all (markers only). `undefined` when even that does not
  * fit: better no attribute than broken JSON.
