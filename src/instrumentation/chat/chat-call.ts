@@ -62,7 +62,7 @@ export interface ChatCall {
   /**
    * Wraps a stream's chunk iterator: chunks pass through unchanged (minus the usage-only chunk weft asked for)
    * and the span ends when the iteration completes, fails, is stopped early (`break`), or — given the request's
-   * `signal` — was aborted. Only the first iterator is observed; later ones are returned as they are. Give the
+   * `signal` — was aborted. Only the first iterator to be read is observed; the others pass through. Give the
    * stream `source` was taken from as `stream` when it is watched with {@link watchAbandonment}: the iterator
    * keeps it reachable, so a stream that is still being read is never taken for abandoned.
    */
@@ -248,8 +248,13 @@ export class ChatCallRecorder implements ChatCall, Unfinished {
   observeChunks<C>(source: AsyncIterator<C>, signal?: AbortSignal, stream?: object): AsyncIterableIterator<C> {
     // A stream first read after its span ended (weft shut down meanwhile) still hides the usage weft asked for.
     if (this.observing || (this.done && !this.hideUsage)) return passThrough(source);
-    this.observing = true;
     return observedIterator(source, this, signal, stream);
+  }
+
+  claimChunks(): boolean {
+    if (this.observing) return false;
+    this.observing = true;
+    return true;
   }
 
   /**

@@ -14,6 +14,11 @@ export interface ChunkObserver {
    * come (the server sends it next), how to stop the request of `stream` should it not come; else undefined.
    */
   usageStillToCome(signal: AbortSignal | undefined, stream: object | undefined): (() => void) | undefined;
+  /**
+   * Whether this iterator is the one that reports: the first to be read. An app may take several iterators of one
+   * stream (openai 4 to 6 make a new one each time) and read a later one first; the others are passed through.
+   */
+  claimChunks(): boolean;
 }
 
 /**
@@ -40,6 +45,8 @@ export function observedIterator<C>(
 
 class ObservedIterator<C> implements AsyncIterableIterator<C> {
   #finished = false;
+  /** Whether this iterator reports to the call (see ChunkObserver.claimChunks): undefined until it is first used. */
+  #reports: boolean | undefined;
   readonly #source: AsyncIterator<C>;
   readonly #call: ChunkObserver;
   readonly #signal: AbortSignal | undefined;
@@ -69,6 +76,7 @@ class ObservedIterator<C> implements AsyncIterableIterator<C> {
   }
 
   next(...args: [] | [undefined]): Promise<IteratorResult<C>> {
+    if (!(this.#reports ??= this.#call.claimChunks())) return this.#source.next(...args);
     try {
       return this.#source.next(...args).then(this.#onResult, this.#onError);
     } catch (error) {
@@ -77,6 +85,7 @@ class ObservedIterator<C> implements AsyncIterableIterator<C> {
   }
 
   return(value?: unknown): Promise<IteratorResult<C>> {
+    if (!(this.#reports ??= this.#call.claimChunks())) return returnOf(this.#source, value);
     if (!this.#finished) {
       this.#finished = true;
       // A reader that leaves at the last choice (openai's stream helper throws there at finish_reason "length") has
@@ -96,6 +105,9 @@ class ObservedIterator<C> implements AsyncIterableIterator<C> {
   }
 
   throw(error?: unknown): Promise<IteratorResult<C>> {
+    if (!(this.#reports ??= this.#call.claimChunks())) {
+      return typeof this.#source.throw === 'function' ? this.#source.throw(error) : Promise.reject(error);
+    }
     if (typeof this.#source.throw !== 'function') return Promise.reject(this.#failed(error));
     try {
       return this.#source.throw(error).then(this.#onResult, this.#onError);
