@@ -76,7 +76,7 @@ class ObservedIterator<C> implements AsyncIterableIterator<C> {
   }
 
   next(...args: [] | [undefined]): Promise<IteratorResult<C>> {
-    if (!(this.#reports ??= this.#call.claimChunks())) return this.#source.next(...args);
+    if (!this.#reporting()) return this.#source.next(...args);
     try {
       return this.#source.next(...args).then(this.#onResult, this.#onError);
     } catch (error) {
@@ -85,7 +85,7 @@ class ObservedIterator<C> implements AsyncIterableIterator<C> {
   }
 
   return(value?: unknown): Promise<IteratorResult<C>> {
-    if (!(this.#reports ??= this.#call.claimChunks())) return returnOf(this.#source, value);
+    if (!this.#reporting()) return returnOf(this.#source, value);
     if (!this.#finished) {
       this.#finished = true;
       // A reader that leaves at the last choice (openai's stream helper throws there at finish_reason "length") has
@@ -105,7 +105,7 @@ class ObservedIterator<C> implements AsyncIterableIterator<C> {
   }
 
   throw(error?: unknown): Promise<IteratorResult<C>> {
-    if (!(this.#reports ??= this.#call.claimChunks())) {
+    if (!this.#reporting()) {
       return typeof this.#source.throw === 'function' ? this.#source.throw(error) : Promise.reject(error);
     }
     if (typeof this.#source.throw !== 'function') return Promise.reject(this.#failed(error));
@@ -114,6 +114,12 @@ class ObservedIterator<C> implements AsyncIterableIterator<C> {
     } catch (thrown) {
       return Promise.reject(this.#failed(thrown));
     }
+  }
+
+  /** Whether this iterator reports to the call: decided as it is first used (see ChunkObserver.claimChunks). */
+  #reporting(): boolean {
+    this.#reports ??= this.#call.claimChunks();
+    return this.#reports;
   }
 
   [Symbol.asyncIterator](): this {
