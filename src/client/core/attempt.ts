@@ -62,15 +62,31 @@ export class AttemptGuard {
     if (this.closing.aborted) return clientClosedError(method, path, 'was cut short: the client was closed');
     if (error instanceof BodyStreamError) return new WeftRequestBodyError(method, path, error.cause);
     const code = errorCode(error);
+    const cause = withoutRawBytes(error);
     if (this.timedOut || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') {
-      return new WeftTimeoutError(method, path, this.timeoutMs, { cause: error });
+      return new WeftTimeoutError(method, path, this.timeoutMs, { cause });
     }
     const reason = error instanceof Error ? error.message : String(error);
     return new WeftConnectionError(`weft: ${method} ${path} failed: ${reason}${code ? ` (${code})` : ''}`, method, path, {
-      cause: error,
+      cause,
       ...(code ? { code } : {}),
     });
   }
+}
+
+/**
+ * undici's error, as the cause of weft's, without the raw bytes some carry: an `HTTPParserError`'s `data` is what
+ * the server sent back, and a server that echoes the request puts the `Authorization` header there, for any
+ * `util.inspect(err)` or `onRetry` logger to print. A copy with the same class name, message, code and stack.
+ */
+function withoutRawBytes(error: unknown): unknown {
+  if (!(error instanceof Error) || !('data' in error)) return error;
+  const copy = new Error(error.message);
+  copy.name = error.name;
+  if (error.stack !== undefined) copy.stack = error.stack;
+  const code = errorCode(error);
+  if (code !== undefined) Object.assign(copy, { code });
+  return copy;
 }
 
 /** The error of a request the client's `close()` stopped, or one made after it. */
@@ -164,8 +180,10 @@ export async function readErrorBody(body: GuardedBody): Promise<unknown> {
       size += chunk.byteLength;
       if (size >= MAX_ERROR_BODY_BYTES) break;
     }
-  } catch {
-    // The status is what matters; a body cut short still gives what was read.
+  } catch (error) {
+    // The caller's abort is what the caller asked for, whatever the status said.
+    if (error instanceof WeftAbortError) throw error;
+    // Otherwise the status is what matters; a body cut short still gives what was read.
   }
   const text = new TextDecoder().decode(Buffer.concat(chunks));
   if (text === '') return undefined;

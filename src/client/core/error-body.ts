@@ -106,7 +106,20 @@ function truncate(text: string): string {
  * the secrets of the one core that sent the request (its key and credential headers, from 4 characters on where scrubSecrets needs 8), and
  * catches them in the forms a server quotes them back in, percent-encoded or JSON-escaped.
  */
-function redact(text: string, secrets: readonly string[] | undefined): string {
+/** Longest response header an error quotes (its request id, a redirect's `Location`). */
+const MAX_QUOTED_HEADER_LENGTH = 200;
+
+/**
+ * A response header as an error quotes it: the secrets replaced, as in the body (a server may echo the request's
+ * Authorization header into its request id), and cut to a length that fits a message.
+ */
+export function quotedHeader(value: string, secrets: readonly string[] | undefined): string {
+  const text = redact(value, secrets);
+  return text.length > MAX_QUOTED_HEADER_LENGTH ? `${text.slice(0, MAX_QUOTED_HEADER_LENGTH)}…` : text;
+}
+
+/** `text` with the secrets replaced wherever they occur, as a server may quote them (see quotedForms). */
+export function redact(text: string, secrets: readonly string[] | undefined): string {
   let out = text;
   for (const secret of secrets ?? []) {
     if (secret.length < 4) continue;

@@ -28,7 +28,7 @@
  */
 
 import { isInstanceAcrossBuilds, markLineage, ownErrorClasses } from '../../cross-build.js';
-import { isValidationIssue, parseErrorBody, withoutQuotedInput } from './error-body.js';
+import { isValidationIssue, parseErrorBody, quotedHeader, redact, withoutQuotedInput } from './error-body.js';
 
 /** Base class of every failure of a request of weft's client (a bad option is a `WeftConfigError`). */
 export class WeftError extends Error {
@@ -106,8 +106,10 @@ export class WeftApiError extends WeftError {
   constructor(init: ApiErrorInit) {
     const parsed = parseErrorBody(init.body, init.status, init.secrets);
     const serverMessage = parsed.message;
-    const suffix = init.requestId ? ` (request id ${init.requestId})` : '';
-    const hint = init.hint ? ` ${init.hint.trim()}` : '';
+    const requestId = init.requestId === undefined ? undefined : quotedHeader(init.requestId, init.secrets);
+    const suffix = requestId ? ` (request id ${requestId})` : '';
+    // A hint may quote a header (a redirect's Location), which may quote the key.
+    const hint = init.hint ? ` ${redact(init.hint.trim(), init.secrets)}` : '';
     super(`weft: ${init.method} ${init.path} failed with ${init.status}: ${serverMessage}${suffix}${hint}`, init.method, init.path);
     this.status = init.status;
     this.serverMessage = serverMessage;
@@ -115,7 +117,7 @@ export class WeftApiError extends WeftError {
     this.body = parsed.body;
     this.type = parsed.type;
     this.code = parsed.code;
-    this.requestId = init.requestId;
+    this.requestId = requestId;
     this.retryAfterMs = init.retryAfterMs;
   }
 }

@@ -248,7 +248,9 @@ export class HttpCore {
       if (retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS) throw error;
       const delayMs = retryAfterMs ?? backoffDelay(attempt, this.backoff);
       try {
-        this.onRetry?.({ method, path, attempt: attempt + 1, delayMs, error });
+        const returned: unknown = this.onRetry?.({ method, path, attempt: attempt + 1, delayMs, error });
+        // An async hook's rejection would be unhandled, and end the app: it is the hook's, and ignored like a throw.
+        if (returned instanceof Promise) returned.catch(ignoreHookFailure);
       } catch {
         // A logging hook must not change what the request does.
       }
@@ -300,7 +302,7 @@ export class HttpCore {
       requestId,
       retryAfterMs: parseRetryAfter(headers),
       secrets: this.#secretList(),
-      hint: response.statusCode === 401 ? this.unauthenticated(sent.authorization !== undefined) : undefined,
+      hint: response.statusCode === 401 ? this.unauthenticated(sent.authorization !== undefined) : redirectHint(response.statusCode, headers),
     });
   }
 
@@ -349,4 +351,16 @@ export class HttpCore {
     }
     return headers;
   }
+}
+
+function ignoreHookFailure(): void {}
+
+/**
+ * What a redirect's error adds: weft follows none (the API key would go wherever a server points), so it says
+ * where the server pointed, which is most often the base URL to use instead (`https://`, a trailing path).
+ */
+function redirectHint(status: number, headers: ResponseHeaders): string | undefined {
+  if (status < 300 || status >= 400) return undefined;
+  const location = firstHeader(headers.location)?.slice(0, 200);
+  return `Redirects are not followed${location ? `: the server points to ${location}; check the base URL` : ''}.`;
 }

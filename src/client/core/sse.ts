@@ -56,12 +56,20 @@ export async function* parseServerSentEvents(
     },
   });
   const decoder = new TextDecoder('utf-8');
+  // The format allows a lone CR as a line's end; the parser waits for a LF that may follow it, which at the end of
+  // the bytes never comes, and the last event (a chat stream's [DONE]) would be lost.
+  let endsWithCR = false;
+  const feed = (text: string) => {
+    if (text === '') return;
+    parser.feed(text);
+    endsWithCR = text.endsWith('\r');
+  };
   for await (const chunk of bytes) {
-    parser.feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+    feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
     if (failure) throw new ServerSentEventsError(`weft: event stream rejected: ${failure.message}.`);
     while (ready.length > 0) yield ready.shift() as ServerSentEvent;
   }
-  const rest = decoder.decode();
-  if (rest !== '') parser.feed(rest);
+  feed(decoder.decode());
+  if (endsWithCR) parser.feed('\n');
   while (ready.length > 0) yield ready.shift() as ServerSentEvent;
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   HttpCore,
@@ -12,7 +13,7 @@ import {
   type RetryEvent,
   WEFT_VERSION,
   WeftAbortError,
-  type WeftApiError,
+  WeftApiError,
   WeftConnectionError,
   WeftNotFoundError,
   WeftParseError,
@@ -218,6 +219,34 @@ describe('retries', () => {
     expect(retries.map((r) => r.delayMs)).toEqual([0]);
   });
 
+  it('takes a Retry-After that is neither seconds nor an HTTP date as absent, and backs off', async () => {
+    let calls = 0;
+    server.handle((_req, res) => {
+      calls++;
+      // Date.parse reads this as a day of 2001, long past: it was a retry at once.
+      if (calls === 1) sendJson(res, 503, {}, { 'retry-after': 'abc 1' });
+      else sendJson(res, 200, {});
+    });
+    await core.request({ method: 'GET', path: '/x' });
+    // The test's backoff: a first delay of 1 ms.
+    expect(retries.map((r) => r.delayMs)).toEqual([1]);
+  });
+
+  it('ignores an async onRetry hook that rejects, as one that throws', async () => {
+    let calls = 0;
+    server.handle((_req, res) => {
+      calls++;
+      if (calls === 1) sendJson(res, 503, {});
+      else sendJson(res, 200, { ok: true });
+    });
+    const logging = makeCore({ onRetry: async () => Promise.reject(new Error('logger down')) });
+    try {
+      await expect(logging.request({ method: 'GET', path: '/x' })).resolves.toEqual({ ok: true });
+    } finally {
+      await logging.close();
+    }
+  });
+
   it('retries a 503 and returns the following 200', async () => {
     let calls = 0;
     server.handle((_req, res) => (++calls === 1 ? sendJson(res, 503, { detail: 'busy' }) : sendJson(res, 200, { n: calls })));
@@ -394,6 +423,47 @@ describe('errors', () => {
     expect(everything).not.toContain(proxyCredential);
     expect(everything).not.toContain(gatewayKey);
     expect(error.message).toContain('refused ***');
+  });
+
+  it('never puts the API key in the cause of a connection error, when the server answers with the request itself', async () => {
+    // Not HTTP: the parser's error keeps the bytes it could not read, the echoed Authorization header among them.
+    server.handle((req, _res, raw) => {
+      raw.socket.end(`\u0000${req.method} ${req.path} HTTP/1.1\r\nauthorization: ${String(req.headers.authorization)}\r\n\r\n`);
+    });
+    const error = (await core.request({ method: 'GET', path: '/x', maxRetries: 0 }).catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(WeftConnectionError);
+    expect(error.cause).toBeInstanceOf(Error);
+    expect(inspect(error, { showHidden: true, depth: 8 })).not.toContain(API_KEY);
+  });
+
+  it('says where a redirect points, and follows none: the key would go wherever a server points', async () => {
+    server.handle((_req, res) => {
+      res.writeHead(301, { location: 'https://elsewhere.example/traces/x' });
+      res.end();
+    });
+    const error = (await core.request({ method: 'GET', path: '/x' }).catch((e: unknown) => e)) as WeftApiError;
+    expect(error).toBeInstanceOf(WeftApiError);
+    expect(error.status).toBe(301);
+    expect(error.message).toContain('Redirects are not followed: the server points to https://elsewhere.example/traces/x; check the base URL.');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('never puts the API key in a request id the server echoes it into', async () => {
+    server.handle((req, res) => sendJson(res, 404, { detail: 'no' }, { 'x-request-id': `id-${String(req.headers.authorization)}` }));
+    const error = (await core.request({ method: 'GET', path: '/x' }).catch((e: unknown) => e)) as WeftApiError;
+    expect(error.requestId).toBe('id-Bearer ***');
+    expect(error.message).not.toContain(API_KEY);
+  });
+
+  it('throws an abort error when the caller aborts while an error body is still coming', async () => {
+    const controller = new AbortController();
+    server.handle((_req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.write('{"detail":');
+      setTimeout(() => controller.abort(), 50);
+    });
+    const error = await core.request({ method: 'GET', path: '/x', signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WeftAbortError);
   });
 
   it('never puts the API key in a connection error', async () => {

@@ -24,6 +24,12 @@ describe('parseServerSentEvents', () => {
     }
   });
 
+  it('reads lines ended by a lone CR, the last event included', async () => {
+    for (const size of [1, 3, 64]) {
+      expect(await events(pieces('data: a\r\rdata: [DONE]\r\r', size))).toEqual([{ data: 'a' }, { data: '[DONE]' }]);
+    }
+  });
+
   it('drops an event that was still unfinished when the bytes ended', async () => {
     expect(await events(pieces('data: whole\n\ndata: cut sho', 4))).toEqual([{ data: 'whole' }]);
   });
