@@ -41,6 +41,8 @@ type Shape = 'plain' | 'generator' | 'async-generator';
 /** What op() remembers about a wrapped function, so that wrapping an op again keeps its kind. */
 interface OpInfo {
   readonly shape: Shape;
+  /** The function the op calls: an op given to op() again (to rename it, say) wraps this, not the op. */
+  readonly original: AnyFunction;
 }
 const OP_INFO = Symbol.for('weft.op');
 
@@ -102,17 +104,20 @@ function namedArguments(params: ParameterList, args: readonly unknown[]): Record
  * Used by {@link op} and `@traced()`; `planFor` lets the decorator name the span after the class of `this`.
  */
 export function traceFunction<F extends AnyFunction>(
-  fn: F,
+  op: F,
   options: OpOptions | undefined,
   planFor: (thisArg: unknown) => CallPlan,
 ): F {
+  // An op wrapped again traces what it calls, once: one span, with that function's parameter names.
+  const fn = (op as { [OP_INFO]?: OpInfo })[OP_INFO]?.original ?? op;
   const shape = shapeOf(fn);
   const params = parameterList(fn);
   const maxYields = options?.maxYields ?? DEFAULT_MAX_YIELDS;
 
   const traced = function (this: unknown, ...args: unknown[]): unknown {
-    // A constructor call is passed straight through: a span per `new` is not what op() is for.
-    if (new.target) return Reflect.construct(fn, args, new.target);
+    // A constructor call is passed straight through: a span per `new` is not what op() is for. `new op(Foo)()`
+    // builds a Foo, as `new Foo()` does; a subclass of the op builds itself.
+    if (new.target) return Reflect.construct(fn, args, new.target === traced ? fn : new.target);
     const plan = planFor(this);
     const inputs = () => namedArguments(params, args);
     if (shape === 'plain') return runTraced(plan, inputs, fn, this, args);
@@ -122,10 +127,26 @@ export function traceFunction<F extends AnyFunction>(
       ? traceGenerator(inner, plan, parent, inputs, maxYields)
       : traceAsyncGenerator(inner, plan, parent, inputs, maxYields);
   };
-  Object.defineProperty(traced, 'name', { value: fn.name, configurable: true });
-  Object.defineProperty(traced, 'length', { value: fn.length, configurable: true });
-  Object.defineProperty(traced, OP_INFO, { value: { shape } satisfies OpInfo });
+  keepOwnProperties(traced, op);
+  Object.defineProperty(traced, OP_INFO, { value: { shape, original: fn } satisfies OpInfo });
   return traced as F;
+}
+
+/**
+ * Gives the op what its function carries (`name`, `length`, a tool's `description` or schema, a class's statics and
+ * prototype): op() returns the function's own type, and code reads these off it (a framework counting `length`).
+ */
+function keepOwnProperties(traced: Function, fn: Function): void {
+  for (const key of Reflect.ownKeys(fn)) {
+    if (key === OP_INFO || key === 'arguments' || key === 'caller') continue;
+    const descriptor = Object.getOwnPropertyDescriptor(fn, key);
+    if (!descriptor) continue;
+    try {
+      Object.defineProperty(traced, key, key === 'name' || key === 'length' ? { ...descriptor, configurable: true } : descriptor);
+    } catch {
+      // A property the wrapper cannot take (none of a plain function's): the op goes without it.
+    }
+  }
 }
 
 /**

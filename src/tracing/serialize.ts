@@ -97,9 +97,20 @@ export function scrubAndCut(text: string, room: number): string {
   // part a cut keeps is searched, so a huge input costs no more than a short one: a secret that starts before
   // the cut ends within the longest secret's length after it.
   const searched = room + longestSecretLength();
-  if (text.length > searched) return scrubSecrets(text.slice(0, searched)).slice(0, room) + MARK.cutString(text.length - room);
+  if (text.length > searched) {
+    const head = headOf(scrubSecrets(text.slice(0, searched)), room);
+    return head + MARK.cutString(text.length - head.length);
+  }
   const clean = scrubSecrets(text);
-  return clean.length <= room ? clean : clean.slice(0, room) + MARK.cutString(clean.length - room);
+  if (clean.length <= room) return clean;
+  const head = headOf(clean, room);
+  return head + MARK.cutString(clean.length - head.length);
+}
+
+/** The first `length` UTF-16 units of `text`, one fewer rather than half a character made of two (an emoji). */
+function headOf(text: string, length: number): string {
+  const code = text.charCodeAt(length - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? length - 1 : length);
 }
 
 /** Key under which an object records how many of its keys were left out. */
@@ -203,7 +214,8 @@ class JsonWriter {
     // costs one marker and never leaves half-written JSON behind.
     let shape: Shape;
     try {
-      shape = shapeOf(value);
+      // No more entries than characters left: each costs at least one, and a huge object must not cost its size.
+      shape = shapeOf(value, Math.max(0, this.maxLength - this.length) + 1);
     } catch {
       shape = { leaf: MARK.unreadable };
     }
@@ -221,59 +233,64 @@ class JsonWriter {
     }
     this.ancestors.add(value);
     try {
-      if ('items' in shape) this.writeArray(shape.items, depth);
-      else this.writeEntries(shape.entries, depth);
+      if ('items' in shape) this.writeArray(shape.items, depth, shape.total);
+      else this.writeEntries(shape.entries, depth, shape.total);
     } finally {
       this.ancestors.delete(value);
     }
   }
 
-  private writeArray(items: readonly unknown[], depth: number): void {
+  /** `items`, the first of `total` (the rest were not taken: see shapeOf). */
+  private writeArray(items: readonly unknown[], depth: number, total = items.length): void {
     this.emit('[');
     const n = items.length;
-    for (let i = 0; i < n; i++) {
+    let i = 0;
+    for (; i < n; i++) {
       if (i > 0) this.emit(',');
-      if (this.exhausted) {
-        this.emit(JSON.stringify(MARK.moreItems(n - i)));
-        break;
-      }
+      if (this.exhausted) break;
       this.write(readSafely(() => items[i]), depth + 1);
     }
+    if (i < total) this.emit(`${i > 0 && i === n ? ',' : ''}${JSON.stringify(MARK.moreItems(total - i))}`);
     this.emit(']');
   }
 
-  private writeEntries(entries: Entries, depth: number): void {
+  /** `entries`, the first of `total` (the rest were not taken: see shapeOf). */
+  private writeEntries(entries: Entries, depth: number, total = entries.length): void {
     this.emit('{');
     let first = true;
     const n = entries.length;
-    for (let i = 0; i < n; i++) {
+    let i = 0;
+    for (; i < n; i++) {
       const [key, read] = entries[i]!;
       const item = readSafely(read);
       if (item === undefined) continue;
+      if (this.exhausted) break;
       if (!first) this.emit(',');
       first = false;
-      if (this.exhausted) {
-        this.emit(`${JSON.stringify(TRUNCATED_KEYS_MARKER)}:${JSON.stringify(MARK.moreKeys(n - i))}`);
-        break;
-      }
       this.emit(`${JSON.stringify(scrubSecrets(key))}:`);
       if (isCredentialName(key)) this.emitString(MARK.redacted);
       else this.write(item, depth + 1);
     }
+    if (i < total) this.emit(`${first ? '' : ','}${JSON.stringify(TRUNCATED_KEYS_MARKER)}:${JSON.stringify(MARK.moreKeys(total - i))}`);
     this.emit('}');
   }
 }
 
 type Entries = ReadonlyArray<readonly [string, () => unknown]>;
 /** How an object is written: as one string, as another value, as an array, or as key/value entries. */
-type Shape = { leaf: string } | { replaced: unknown } | { items: readonly unknown[] } | { entries: Entries };
+type Shape =
+  | { leaf: string }
+  | { replaced: unknown }
+  | { items: readonly unknown[]; total?: number }
+  | { entries: Entries; total?: number };
 
-function shapeOf(value: object): Shape {
+/** How `value` is written, with at most `limit` of its entries or items taken (and how many it has in all). */
+function shapeOf(value: object, limit: number): Shape {
   const leaf = describeLeaf(value);
   if (leaf !== undefined) return { leaf };
   if (Array.isArray(value)) return { items: value };
-  if (value instanceof Set) return { items: [...value] };
-  if (value instanceof Map) return mapShape(value);
+  if (value instanceof Set) return { items: firstOf(value.values(), limit), total: value.size };
+  if (value instanceof Map) return mapShape(value, limit);
   if (value instanceof Error) return { entries: errorEntries(value) };
   const toJSON = (value as { toJSON?: unknown }).toJSON;
   if (typeof toJSON === 'function') {
@@ -284,14 +301,22 @@ function shapeOf(value: object): Shape {
   if (isBoxedPrimitive(value)) return { replaced: value.valueOf() };
   const keys = Object.keys(value);
   if (keys.length === 0 && !isPlainObject(value)) return { leaf: `[${constructorName(value) ?? 'Object'}]` };
-  return { entries: keys.map((k) => [k, () => (value as Record<string, unknown>)[k]] as const) };
+  const taken = keys.length > limit ? keys.slice(0, limit) : keys;
+  return { entries: taken.map((k) => [k, () => (value as Record<string, unknown>)[k]] as const), total: keys.length };
 }
 
-function mapShape(map: Map<unknown, unknown>): Shape {
-  const entries = [...map.entries()];
+function mapShape(map: Map<unknown, unknown>, limit: number): Shape {
+  const entries = firstOf(map.entries(), limit);
   const primitiveKeys = entries.every(([k]) => k === null || (typeof k !== 'object' && typeof k !== 'function'));
-  if (!primitiveKeys) return { items: entries };
-  return { entries: entries.map(([k, v]) => [String(k), () => v] as const) };
+  if (!primitiveKeys) return { items: entries, total: map.size };
+  return { entries: entries.map(([k, v]) => [String(k), () => v] as const), total: map.size };
+}
+
+/** The first `limit` values of `iterator`. */
+function firstOf<T>(iterator: Iterator<T>, limit: number): T[] {
+  const out: T[] = [];
+  for (let next = iterator.next(); !next.done && out.length < limit; next = iterator.next()) out.push(next.value);
+  return out;
 }
 
 // A getter that throws (or a Proxy trap) must not stop the rest of the value from being recorded.

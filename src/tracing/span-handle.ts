@@ -38,6 +38,8 @@ class Handle implements SpanHandle {
   constructor(readonly span: Span) {}
 
   private guarded(what: string, work: () => void): this {
+    // A handle kept past its span's end changes nothing, quietly: the SDK would log a warning at every call.
+    if (!this.span.isRecording()) return this;
     try {
       work();
     } catch (error) {

@@ -92,6 +92,12 @@ export function fail(call: ActiveCall, error: unknown): void {
     call.span.setStatus({ code: SpanStatusCode.ERROR, message: errorStatusText(error, text.message) });
   } catch (failure) {
     reportTracingFailure('error', failure);
+    // An error weft cannot read (a message getter that throws, a revoked Proxy) is still a failure.
+    try {
+      call.span.setStatus({ code: SpanStatusCode.ERROR, message: 'an error weft could not read' });
+    } catch {
+      // Nothing more to record with.
+    }
   }
   endSafely(call.span);
 }

@@ -309,4 +309,56 @@ describe('op()', () => {
     expect(traced.length).toBe(predict.length);
     expect(op(traced)).toBe(traced);
   });
+
+  it("keeps the function's own properties, such as a tool's description and schema", () => {
+    const search = Object.assign(async (query: string) => query, { description: 'Searches the docs', schema: { type: 'object' } });
+    const traced = op(search, { name: 'search' });
+    expect(traced.description).toBe('Searches the docs');
+    expect(traced.schema).toBe(search.schema);
+  });
+
+  it('builds an instance of the wrapped constructor with new, as new on the function itself does', () => {
+    function Point(this: { x: number }, x: number) {
+      this.x = x;
+    }
+    Point.prototype.twice = function (this: { x: number }) {
+      return this.x * 2;
+    };
+    const Traced = op(Point) as unknown as new (x: number) => { x: number; twice(): number };
+    const point = new Traced(2);
+    expect(point).toBeInstanceOf(Point);
+    expect(point.twice()).toBe(4);
+  });
+
+  it('wraps the function of an op given again with a new name, once: one span, with its parameter names', async () => {
+    const ask = op(async function ask(question: string) {
+      return question.length;
+    });
+    const renamed = op(ask, { name: 'ask-v2' });
+    const spans = await h.capture(() => renamed('why?'));
+    expect(spans.map((s) => s.name)).toEqual(['ask-v2']);
+    expect(inputsOf(named(spans, 'ask-v2'))).toEqual({ question: 'why?' });
+  });
+
+  it('ends the span as failed for an error whose message cannot be read', async () => {
+    const unreadable = new Error('x');
+    Object.defineProperty(unreadable, 'message', {
+      get() {
+        throw new Error('no message today');
+      },
+    });
+    const fails = op(function fails() {
+      throw unreadable;
+    });
+    let thrown: unknown;
+    const spans = await h.capture(() => {
+      try {
+        fails();
+      } catch (error) {
+        thrown = error;
+      }
+    });
+    expect(thrown).toBe(unreadable);
+    expect(named(spans, 'fails').status.code).toBe(SpanStatusCode.ERROR);
+  });
 });

@@ -82,6 +82,45 @@ describe('safeStringify()', () => {
     expect(parsed.rows.at(-1)).toMatch(/^\[weft: \d+ more items\]$/);
   });
 
+  it('reads no more of a huge object, Map or Set than it can write, and counts the rest', () => {
+    let reads = 0;
+    const keys = Array.from({ length: 100_000 }, (_, i) => `k${i}`);
+    const object = new Proxy({} as Record<string, number>, {
+      ownKeys: () => keys,
+      getOwnPropertyDescriptor: () => ({ value: 1, enumerable: true, configurable: true }),
+      get: () => {
+        reads += 1;
+        return 1;
+      },
+    });
+    let taken = 0;
+    class CountingMap extends Map<string, number> {
+      override *entries(): MapIterator<[string, number]> {
+        for (const entry of super.entries()) {
+          taken += 1;
+          yield entry;
+        }
+      }
+    }
+    const map = new CountingMap(keys.map((k) => [k, 1]));
+    const objectText = safeStringify(object, { maxLength: 1_000 });
+    const mapText = safeStringify(map, { maxLength: 1_000 });
+    expect(reads).toBeLessThan(2_000);
+    expect(taken).toBeLessThan(2_000);
+    for (const text of [objectText, mapText]) {
+      const parsed = JSON.parse(text) as Record<string, unknown>;
+      const written = Object.keys(parsed).length - 1;
+      expect(parsed['…']).toBe(`[weft: ${100_000 - written} more keys]`);
+    }
+    const set = JSON.parse(safeStringify(new Set(keys), { maxLength: 1_000 })) as string[];
+    expect(set.at(-1)).toBe(`[weft: ${100_000 - (set.length - 1)} more items]`);
+  });
+
+  it('never cuts a character made of two UTF-16 units in half', () => {
+    const text = JSON.parse(safeStringify(`${'x'.repeat(99)}😀${'y'.repeat(100)}`, { maxLength: 100 })) as string;
+    expect(text).toBe(`${'x'.repeat(99)}…[weft: 102 more chars]`);
+  });
+
   it('cuts a very long string with a marker', () => {
     const text = safeStringify('x'.repeat(10_000), { maxLength: 100 });
     expect(JSON.parse(text)).toMatch(/^x{100}…\[weft: 9900 more chars\]$/);
