@@ -1,4 +1,4 @@
-import { type AnyFunction, callPlan, type OpOptions, traceFunction } from './op.js';
+import { callPlan, type OpOptions, traceFunction } from './op.js';
 import { checkContentOptions } from './content-options.js';
 import type { CallPlan } from './traced-call.js';
 
@@ -17,8 +17,11 @@ export type TracedOptions = OpOptions;
  */
 export function traced(options?: TracedOptions) {
   checkContentOptions(options);
-  // Generic over the whole method type, not its parts, so that generic methods (`m<T>(x: T): T`) decorate too.
-  return function decorate<M extends AnyFunction>(method: M, decorator: ClassMethodDecoratorContext<ThisParameterType<M>, M>): M {
+  // Generic over the whole method type, not its parts, so that generic methods (`m<T>(x: T): T`) decorate too. A
+  // method's parameters are typed where it is declared, so `any` here lends it none; TypeScript's decorator context
+  // asks for it.
+  // biome-ignore lint/suspicious/noExplicitAny: ClassMethodDecoratorContext constrains the method to `...args: any`
+  return function decorate<M extends (...args: any[]) => any>(method: M, decorator: ClassMethodDecoratorContext<ThisParameterType<M>, M>): M {
     const methodName = String(decorator.name);
     if (options?.name !== undefined) {
       const plan = callPlan(options.name, options);
