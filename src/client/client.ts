@@ -20,9 +20,12 @@ import { LazyAgent } from './core/undici.js';
 
 /** Options of {@link Client}. Each service address falls back to its environment variable, then to `weft dev`. */
 export interface ClientOptions extends ConnectionOptions {
-  /** Inference service address, ending in `/v1`. Env: `WEFT_INFERENCE_BASE_URL`. Default: `http://127.0.0.1:4780/v1`. */
+  /**
+   * Inference service address, ending in `/v1`. Env: `WEFT_INFERENCE_BASE_URL`. Default: `{baseUrl}/v1` when the
+   * trace service is on this machine (a `weft dev` serves all three), else `http://127.0.0.1:4780/v1`.
+   */
   inferenceBaseUrl?: string | undefined;
-  /** Training service address, ending in `/v1`. Env: `WEFT_TRAINING_BASE_URL`. Default: `http://127.0.0.1:4780/v1`. */
+  /** Training service address, ending in `/v1`. Env: `WEFT_TRAINING_BASE_URL`. Default: as `inferenceBaseUrl`'s. */
   trainingBaseUrl?: string | undefined;
   /** Per-attempt timeout in milliseconds (wait for headers, then silence mid-body). Default 60 000. */
   timeoutMs?: number | undefined;

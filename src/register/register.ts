@@ -212,8 +212,9 @@ function startTracing(given: RegisterOptions | undefined): WeftHandle {
   reportIgnoredLogLevel(logLevel);
 
   const chatTracing = chatTracingOptions(options);
-  // Checked now, before anything starts: the instrumentation would only read them at its first call.
-  if (chatTracing) resolveChatTracingConfig(chatTracing);
+  // Checked now, before anything starts: the instrumentation would only read them (and WEFT_CAPTURE_CONTENT and its
+  // kin) when it is made, after the global provider is set, and a fixed value could not register again.
+  if (options.instrumentations === undefined) resolveChatTracingConfig(chatTracing ?? {});
   const flushTimeout = resolveFlushTimeout(options.exitFlushTimeoutMillis);
   const connection = resolveConnection(options);
   // Chat tracing reads them to know the platform's services: a bad one is said now, as a bad WEFT_BASE_URL is.

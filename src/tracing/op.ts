@@ -165,7 +165,7 @@ function keepOwnProperties(traced: Function, fn: Function): void {
  *
  * A generator's span starts at its first `next()` and ends when it is done, closed early (`return()`, as a
  * `break` out of `for…of` does) or throws. A generator left half-way, never finished nor closed, leaves its
- * span open, and an open span is never exported.
+ * span open until the process ends, when register()'s exit hooks (or `shutdown()`) end it as unfinished.
  *
  * @example
  * import { op } from 'weft';

@@ -120,6 +120,19 @@ describe('register() refuses options of the wrong type from plain JavaScript, na
     expect(delegate.constructor).toBe(new ProxyTracerProvider().getDelegate().constructor);
   });
 
+  it('refuses a WEFT_CAPTURE_CONTENT it cannot read before it sets the global provider, which a fixed value may then take', () => {
+    const before = process.env.WEFT_CAPTURE_CONTENT;
+    process.env.WEFT_CAPTURE_CONTENT = 'sometimes';
+    try {
+      expect(configError(() => register({ baseUrl: 'http://127.0.0.1:9', flushOnExit: false })).envVar).toBe('WEFT_CAPTURE_CONTENT');
+      const delegate = (trace.getTracerProvider() as ProxyTracerProvider).getDelegate();
+      expect(delegate.constructor).toBe(new ProxyTracerProvider().getDelegate().constructor);
+    } finally {
+      if (before === undefined) delete process.env.WEFT_CAPTURE_CONTENT;
+      else process.env.WEFT_CAPTURE_CONTENT = before;
+    }
+  });
+
   it('does not repeat a key given as a number', () => {
     expect(configError(() => register({ apiKey: 12345678 } as unknown as RegisterOptions)).message).not.toContain('12345678');
   });
