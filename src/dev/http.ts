@@ -55,9 +55,11 @@ export function sendJson(res: ServerResponse, status: number, value: unknown, he
 
 /** Writes JSONL: one JSON value per line, the format of the `*stream_query` routes. */
 export function sendJsonl(res: ServerResponse, values: Iterable<unknown>): void {
-  res.writeHead(200, { 'content-type': 'application/jsonl' });
+  // Written whole before the status: a value that cannot be written (nested too deep) is then a 500, not a 200
+  // with an empty body that reads as no results.
   let text = '';
   for (const value of values) text += `${JSON.stringify(value)}\n`;
+  res.writeHead(200, { 'content-type': 'application/jsonl' });
   res.end(text);
 }
 

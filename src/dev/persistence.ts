@@ -56,6 +56,9 @@ export class MutationLog {
         }
       }
     }
+    // A file with lines and not one record in them is not weft dev's (`--data package-lock.json`): replaying it
+    // would rewrite it empty.
+    if (replay.mutations.length === 0 && replay.skippedLines > 0) refuseForeignFile(file, replay.skippedLines);
     const fd = openSync(file, 'a+');
     ftruncateSync(fd, keepBytes);
     return { log: new MutationLog(file, fd, lines), replay };
@@ -98,4 +101,11 @@ export class MutationLog {
       this.fd = undefined;
     }
   }
+}
+
+/** Stops weft dev from starting on a data file it did not write, which it would otherwise rewrite. */
+export function refuseForeignFile(file: string, unreadable: number): never {
+  throw new Error(
+    `weft dev: --data ${file} holds no record of weft dev's (${unreadable} unreadable line(s)); not starting, so as not to overwrite it. Give --data a new file, or one weft dev wrote.`,
+  );
 }

@@ -1,3 +1,4 @@
+import { isLoopbackUrl } from '../config/index.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ErrorStyle, errorBody, HttpError, parseJson, readBody, sendJson } from './http.js';
 
@@ -81,6 +82,14 @@ export class Router {
   constructor(
     private readonly auth: AuthCheck,
     private readonly maxBodyBytes: number,
+    /**
+     * Serving on this machine only: a request must name this machine in its `Host`. A web page the developer opens
+     * could otherwise reach weft dev through a name of its own that resolves to 127.0.0.1 (DNS rebinding) and read
+     * every trace and prompt.
+     */
+    private readonly localOnly = false,
+    /** Where a failure of weft dev's own (a 500) is said: the developer sees why a request failed. */
+    private readonly log: (line: string) => void = () => {},
   ) {}
 
   /** Adds routes; earlier routes win when two patterns match. */
@@ -126,13 +135,17 @@ export class Router {
       }
       const { route, params } = found;
       style = route.errors ?? 'fastapi';
+      if (this.localOnly) refuseForeignHost(req);
       if (route.auth !== false) this.auth(req);
       let bodyPromise: Promise<Buffer> | undefined;
       const body = () => {
         bodyPromise ??= readBody(req, this.maxBodyBytes);
         return bodyPromise;
       };
-      const json = async () => parseJson(await body());
+      const json = async () => {
+        refuseNonJson(req);
+        return parseJson(await body());
+      };
       await route.handler({ req, res, method, url, params, body, maxBodyBytes: this.maxBodyBytes, json });
     } catch (error) {
       this.fail(res, error, style);
@@ -146,6 +159,7 @@ export class Router {
         : new HttpError(500, `Internal error in weft dev: ${(error as Error)?.message ?? String(error)}`, {
             type: 'server_error',
           });
+    if (httpError.status >= 500) this.log(`answered ${httpError.status}: ${httpError.message}`);
     if (res.headersSent) {
       // A stream already started: all we can do is end it.
       res.end();
@@ -155,4 +169,28 @@ export class Router {
     const headers: Record<string, string> = httpError.status === 413 ? { connection: 'close' } : {};
     sendJson(res, httpError.status, errorBody(httpError, style), headers);
   }
+}
+
+/**
+ * A page in the developer's browser may POST `text/plain` (or a form) to 127.0.0.1 without asking first (no CORS
+ * preflight): a JSON route reads a body only when the request says it is JSON, as FastAPI does, so that such a page
+ * cannot delete or write anything. Every client of weft's (weft's own, `openai`, `curl -H 'content-type: …'`) says so.
+ */
+function refuseNonJson(req: IncomingMessage): void {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))) return;
+  throw new HttpError(415, `Unsupported Media Type: a JSON body needs \`Content-Type: application/json\`, got ${type ? `\`${type}\`` : 'none'}.`);
+}
+
+/** Refuses a request whose `Host` is not this machine's (see Router's `localOnly`). */
+function refuseForeignHost(req: IncomingMessage): void {
+  const host = req.headers.host;
+  if (host === undefined) return;
+  let local: boolean;
+  try {
+    local = isLoopbackUrl(`http://${host}`);
+  } catch {
+    local = false;
+  }
+  if (!local) throw new HttpError(421, `weft dev serves this machine only: Host \`${host.slice(0, 100)}\` is not localhost, 127.0.0.1 or [::1].`);
 }

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_DEV_HOST, DEFAULT_DEV_PORT, DEFAULT_LOCAL_PROJECT } from '../config/index.js';
+import { DEFAULT_DEV_HOST, DEFAULT_DEV_PORT, DEFAULT_LOCAL_PROJECT, isLoopbackUrl } from '../config/index.js';
 import { bearerAuth } from './auth.js';
 import type { DevContext } from './context.js';
 import { chatRoutes } from './inference/chat-routes.js';
@@ -120,7 +120,8 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
   const interrupted = training.failInterruptedJobs();
   if (interrupted > 0) log(`marked ${interrupted} training job(s) failed: they were still running when the service stopped`);
   const annotationQueues = new AnnotationQueueData(context);
-  const router = new Router(bearerAuth(options.apiKey), options.maxBodyBytes ?? 32 * 1024 * 1024);
+  const localOnly = isLoopbackUrl(`http://${host.includes(':') ? `[${host}]` : host}`);
+  const router = new Router(bearerAuth(options.apiKey), options.maxBodyBytes ?? 32 * 1024 * 1024, localOnly, log);
   const served: Route[] = [
     ...infoRoutes(context),
     otelRoute(context),

@@ -24,6 +24,39 @@ describe('weft dev: routing and bad input', () => {
     }
   });
 
+  // A web page in the developer's browser can POST text/plain (or a form) to 127.0.0.1 with no CORS preflight.
+  it('reads a JSON body only when the request says it is JSON: a page cannot delete or write through a simple POST', async () => {
+    const dev = await devService();
+    const started = await post(dev.url, '/call/start', startBody());
+    const id = (started.body as { id: string }).id;
+    const forged = await request(`${dev.url}/calls/delete`, 'POST', JSON.stringify({ project_id: 'team/proj', call_ids: [id] }), {
+      'content-type': 'text/plain',
+    });
+    expect(forged.status).toBe(415);
+    expect(forged.body.detail).toContain('Content-Type: application/json');
+    const read = await post(dev.url, '/calls/query_stats', { project_id: 'team/proj' });
+    expect(read.body).toMatchObject({ count: 1 });
+  });
+
+  it('serves this machine only when bound to it: a request naming another host (DNS rebinding) is refused', async () => {
+    const dev = await devService();
+    const port = Number(new URL(dev.url).port);
+    const statusFor = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = rawRequest({ host: '127.0.0.1', port, path: '/calls/query_stats', method: 'POST', headers: { host, 'content-type': 'application/json' } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end(JSON.stringify({ project_id: 'team/proj' }));
+      });
+    expect(await statusFor('attacker.example')).toBe(421);
+    expect(await statusFor(`attacker.example:${port}`)).toBe(421);
+    expect(await statusFor(`localhost:${port}`)).toBe(200);
+    expect(await statusFor(`127.0.0.1:${port}`)).toBe(200);
+    expect(await statusFor(`[::1]:${port}`)).toBe(200);
+  });
+
   it('answers 404 JSON for an unknown path and 405 for a known path with another method', async () => {
     const dev = await devService();
     const missing = await get(dev.url, '/no/such/thing');

@@ -42,6 +42,34 @@ describe('weft dev: storage', () => {
     expect((await streamQuery(third.url, { project_id: 'team/proj' })).map((c) => c.id)).toEqual(['whole', 'after']);
   });
 
+  it('refuses to start on a data file it did not write, and leaves the file as it was', async () => {
+    for (const foreign of ['{\n  "name": "an-app",\n  "lockfileVersion": 3\n}\n', '{"a":1}\n{"b":2}\n', 'binary\u0000tail']) {
+      const file = tempDataFile();
+      writeFileSync(file, foreign);
+      await expect(startDevService({ port: 0, dataFile: file, log: false })).rejects.toThrow(/holds no record of weft dev's .*not starting, so as not to overwrite it/);
+      expect(readFileSync(file, 'utf8')).toBe(foreign);
+    }
+  });
+
+  it('answers a listing it cannot write (a call nested too deep) with a 500 it logs, not an empty 200', async () => {
+    const lines: string[] = [];
+    const dev = await devService({ log: (line) => lines.push(line) });
+    // Written as text: the test's own JSON.stringify would overflow its stack first.
+    const depth = 5_000;
+    const inputs = `${'{"deep":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    const start = `{"start":{"project_id":"team/proj","id":"deep","op_name":"predict","started_at":"2026-01-01T00:00:00.000Z","attributes":{},"inputs":${inputs}}}`;
+    const started = await fetch(`${dev.url}/call/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: start });
+    await started.arrayBuffer();
+    const res = await fetch(`${dev.url}/calls/stream_query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ project_id: 'team/proj' }),
+    });
+    await res.arrayBuffer();
+    expect(res.status).toBe(500);
+    expect(lines.join('\n')).toMatch(/answered 500: Internal error in weft dev/);
+  });
+
   it('evicts the oldest traces past maxTraces and says so', async () => {
     const lines: string[] = [];
     const dev = await devService({ maxTraces: 2, log: (line) => lines.push(line) });
