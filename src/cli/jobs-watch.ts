@@ -111,7 +111,8 @@ export async function runJobsWatch(argv: string[], io: JobsWatchIO = {}): Promis
       return JOBS_WATCH_EXIT.failed;
     }
     if (error instanceof WeftError) {
-      stderr.write(`weft jobs watch: ${error.message}\n`);
+      // weft's errors say `weft: …` themselves.
+      stderr.write(`weft jobs watch: ${error.message.replace(/^weft: /, '')}\n`);
       return JOBS_WATCH_EXIT.failed;
     }
     throw error;
@@ -145,7 +146,10 @@ function parseJobsWatchArgs(argv: string[]): { jobId: string; baseUrl?: string; 
   if (values['base-url'] !== undefined) result.baseUrl = values['base-url'];
   if (values.interval !== undefined) {
     const seconds = Number(values.interval);
-    if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`--interval must be a positive number of seconds, got "${values.interval}".`);
+    // Below 10 ms it would poll the service in a loop; above an hour the watch would say nothing for hours.
+    if (!Number.isFinite(seconds) || seconds < 0.01 || seconds > 3600) {
+      throw new Error(`--interval must be a number of seconds from 0.01 to 3600, got "${values.interval}".`);
+    }
     result.intervalMs = seconds * 1000;
   }
   return result;

@@ -16,13 +16,13 @@ async function dev(argv: string[]): Promise<number> {
   const interruption = new Promise<void>((resolve) => {
     interrupted = resolve;
   });
+  // SIGHUP too: closing the terminal it runs in must not end it unclosed, its data file unflushed.
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   const stop = () => {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    for (const signal of signals) process.off(signal, stop);
     interrupted();
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  for (const signal of signals) process.on(signal, stop);
   try {
     const service = await runDevCommand(argv);
     if (!service) return 0;
@@ -30,8 +30,7 @@ async function dev(argv: string[]): Promise<number> {
     await service.close();
     return 0;
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    for (const signal of signals) process.off(signal, stop);
   }
 }
 
@@ -99,7 +98,7 @@ main(process.argv.slice(2)).then(
       const { address, port } = error as { address?: unknown; port?: unknown };
       const where = typeof address === 'string' && typeof port === 'number' ? `${address.includes(':') ? `[${address}]` : address}:${port}` : 'the port';
       process.stderr.write(
-        `weft: ${where} is already in use (by a weft dev started before? weft's clients can use that one); pick another port with --port N (0 picks a free one).\n`,
+        `weft: ${where} is already in use (by a weft dev started before?); pick another port with --port N (0 picks a free one).\n`,
       );
     } else {
       process.stderr.write(`weft: ${(error as Error)?.message ?? String(error)}\n`);

@@ -61,6 +61,23 @@ function clientSettings(service: DevService): string[] {
   ];
 }
 
+// What the system says of an address it cannot listen on, or of a data file it cannot use.
+const HOST_ERRORS = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL', 'EAFNOSUPPORT']);
+const FILE_ERRORS = new Set(['EISDIR', 'ENOENT', 'ENOTDIR', 'EACCES', 'EPERM', 'EROFS']);
+
+/** The system's error of a start-up, with the flag it comes from named (a bare `ENOENT` says nothing of --data). */
+function withFlagNamed(error: unknown, host: string | undefined, dataFile: string | undefined): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === undefined) return error;
+  if (host !== undefined && HOST_ERRORS.has(code)) {
+    return new Error(`--host ${host}: cannot listen there (${code}); give an address of this machine, such as 127.0.0.1.`);
+  }
+  if (dataFile !== undefined && FILE_ERRORS.has(code)) {
+    return new Error(`--data ${dataFile}: cannot use it as the data file (${code}: ${(error as Error).message}).`);
+  }
+  return error;
+}
+
 /** A mistake on the command line; the message says which flag. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -96,20 +113,30 @@ export async function runDevCommand(argv: string[], io: CommandIo = defaultIo): 
     io.out(DEV_USAGE);
     return undefined;
   }
+  // An unset shell variable (`--host "$HOST"`) would otherwise mean every interface, or no data file, unsaid.
+  for (const flag of ['host', 'data'] as const) {
+    if (values[flag] === '') throw new UsageError(`--${flag} must not be empty.`);
+  }
   // The environment keeps the key out of `ps` and shell history; the flag wins when both are given.
   const apiKey = (values['api-key'] as string | undefined) ?? (process.env.WEFT_DEV_API_KEY || undefined);
   if (apiKey !== undefined && (apiKey === '' || /\s/.test(apiKey))) {
     throw new UsageError('--api-key (or WEFT_DEV_API_KEY) must be a single token without spaces.');
   }
-  const service = await startDevService({
+  const options = {
     port: integerOption(values.port as string | undefined, '--port', 0, 65535),
     host: values.host as string | undefined,
     dataFile: values.data as string | undefined,
     apiKey,
     maxTraces: integerOption(values['max-traces'] as string | undefined, '--max-traces', 1, Number.MAX_SAFE_INTEGER),
     maxRecords: integerOption(values['max-records'] as string | undefined, '--max-records', 1, Number.MAX_SAFE_INTEGER),
-    log: (line) => io.err(`weft dev: ${line}\n`),
-  });
+    log: (line: string) => io.err(`weft dev: ${line}\n`),
+  };
+  let service: DevService;
+  try {
+    service = await startDevService(options);
+  } catch (error) {
+    throw withFlagNamed(error, options.host, options.dataFile);
+  }
   io.out(
     [
       `weft dev listening on ${service.url}`,

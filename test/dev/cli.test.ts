@@ -83,6 +83,43 @@ describe('the weft command', () => {
     expect(result.stderr).toContain('--port must be an integer from 0 to 65535, got "eighty"');
   });
 
+  it('refuses an empty --host or --data, which an unset shell variable gives, and exits 2', async () => {
+    for (const flag of ['--host', '--data']) {
+      const result = await runNode([CLI, 'dev', '--port', '0', flag, '']);
+      expect(result.code, flag).toBe(2);
+      expect(result.stderr).toContain(`${flag} must not be empty`);
+    }
+  });
+
+  it('names the flag of a start-up error: a --data that is a directory, a --host of another machine', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-cli-'));
+    try {
+      const data = await runNode([CLI, 'dev', '--port', '0', '--data', dir]);
+      expect(data.code).toBe(1);
+      expect(data.stderr).toContain(`--data ${dir}: cannot use it as the data file (EISDIR`);
+      // A documentation address (RFC 5737), on no interface of this machine.
+      const host = await runNode([CLI, 'dev', '--port', '0', '--host', '192.0.2.1']);
+      expect(host.code).toBe(1);
+      expect(host.stderr).toContain('--host 192.0.2.1: cannot listen there (EADDRNOTAVAIL)');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('closes cleanly on SIGHUP, as when its terminal closes, and exits 0', async () => {
+    const { running } = await startDev(['--port', '0']);
+    running.child.kill('SIGHUP');
+    const result = await running.exited;
+    expect(result.code).toBe(0);
+    expect(result.signal).toBeNull();
+  });
+
+  it('refuses a jobs watch --interval that would poll in a loop, naming the range', async () => {
+    const result = await runNode([CLI, 'jobs', 'watch', 'job-1', '--interval', '0.000001']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--interval must be a number of seconds from 0.01 to 3600, got "0.000001"');
+  });
+
   it('prints the dev usage for --help and exits 0', async () => {
     const result = await runNode([CLI, 'dev', '--help']);
     expect(result.code).toBe(0);
