@@ -146,9 +146,9 @@ function parseJobsWatchArgs(argv: string[]): { jobId: string; baseUrl?: string; 
   if (values['base-url'] !== undefined) result.baseUrl = values['base-url'];
   if (values.interval !== undefined) {
     const seconds = Number(values.interval);
-    // Below 10 ms it would poll the service in a loop; above an hour the watch would say nothing for hours.
-    if (!Number.isFinite(seconds) || seconds < 0.01 || seconds > 3600) {
-      throw new Error(`--interval must be a number of seconds from 0.01 to 3600, got "${values.interval}".`);
+    // Below 1 ms it would poll the service in a loop; above an hour the watch would say nothing for hours.
+    if (!Number.isFinite(seconds) || seconds < 0.001 || seconds > 3600) {
+      throw new Error(`--interval must be a number of seconds from 0.001 to 3600, got "${values.interval}".`);
     }
     result.intervalMs = seconds * 1000;
   }

@@ -117,7 +117,7 @@ describe('the weft command', () => {
   it('refuses a jobs watch --interval that would poll in a loop, naming the range', async () => {
     const result = await runNode([CLI, 'jobs', 'watch', 'job-1', '--interval', '0.000001']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--interval must be a number of seconds from 0.01 to 3600, got "0.000001"');
+    expect(result.stderr).toContain('--interval must be a number of seconds from 0.001 to 3600, got "0.000001"');
   });
 
   it('prints the dev usage for --help and exits 0', async () => {
