@@ -101,7 +101,9 @@ main(process.argv.slice(2)).then(
         `weft: ${where} is already in use (by a weft dev started before?); pick another port with --port N (0 picks a free one).\n`,
       );
     } else {
-      process.stderr.write(`weft: ${(error as Error)?.message ?? String(error)}\n`);
+      const message = (error as Error)?.message ?? String(error);
+      // weft's own errors say `weft: …` or `weft dev: …` themselves.
+      process.stderr.write(`${/^weft( dev)?: /.test(message) ? '' : 'weft: '}${message}\n`);
     }
     process.exitCode = 1;
   },

@@ -73,7 +73,7 @@ function withFlagNamed(error: unknown, host: string | undefined, dataFile: strin
     return new Error(`--host ${host}: cannot listen there (${code}); give an address of this machine, such as 127.0.0.1.`);
   }
   if (dataFile !== undefined && FILE_ERRORS.has(code)) {
-    return new Error(`--data ${dataFile}: cannot use it as the data file (${code}: ${(error as Error).message}).`);
+    return new Error(`--data ${dataFile}: cannot use it as the data file (${(error as Error).message}).`);
   }
   return error;
 }

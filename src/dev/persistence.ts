@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import type { DevRecord } from './records.js';
 
 /** What was read back from a data file. */
@@ -20,6 +20,8 @@ export class MutationLog {
     private readonly file: string,
     fd: number,
     private lineCount: number,
+    /** The file's length: where a line the disk had no room for is cut back to. */
+    private size: number,
   ) {
     this.fd = fd;
   }
@@ -31,6 +33,16 @@ export class MutationLog {
 
   /** Reads the mutations in `file` (if it exists) and opens it for appending. */
   static open(file: string): { log: MutationLog; replay: Replay } {
+    takeLock(file);
+    try {
+      return MutationLog.openLocked(file);
+    } catch (error) {
+      releaseLock(file);
+      throw error;
+    }
+  }
+
+  private static openLocked(file: string): { log: MutationLog; replay: Replay } {
     const replay: Replay = { mutations: [], skippedLines: 0 };
     let keepBytes = 0;
     let lines = 0;
@@ -61,13 +73,26 @@ export class MutationLog {
     if (replay.mutations.length === 0 && replay.skippedLines > 0) refuseForeignFile(file, replay.skippedLines);
     const fd = openSync(file, 'a+');
     ftruncateSync(fd, keepBytes);
-    return { log: new MutationLog(file, fd, lines), replay };
+    return { log: new MutationLog(file, fd, lines, keepBytes), replay };
   }
 
-  /** Appends one mutation as one line. */
+  /**
+   * Appends one mutation as one line. A write the disk has no room for throws, with the part of the line it wrote
+   * cut off again: the next line must not be glued to a torn one, which replay would skip, losing a write that was
+   * answered.
+   */
   append(mutation: DevRecord): void {
     if (this.fd === undefined) return;
-    writeSync(this.fd, `${JSON.stringify(mutation)}\n`);
+    try {
+      this.size += writeAll(this.fd, `${JSON.stringify(mutation)}\n`);
+    } catch (error) {
+      try {
+        ftruncateSync(this.fd, this.size);
+      } catch {
+        // The error that matters is the write's.
+      }
+      throw error;
+    }
     this.lineCount++;
   }
 
@@ -76,9 +101,10 @@ export class MutationLog {
     const temp = `${this.file}.compact`;
     const fd = openSync(temp, 'w');
     let lines = 0;
+    let size = 0;
     try {
       for (const m of mutations) {
-        writeSync(fd, `${JSON.stringify(m)}\n`);
+        size += writeAll(fd, `${JSON.stringify(m)}\n`);
         lines++;
       }
       fsyncSync(fd);
@@ -89,9 +115,10 @@ export class MutationLog {
     renameSync(temp, this.file);
     this.fd = openSync(this.file, 'a');
     this.lineCount = lines;
+    this.size = size;
   }
 
-  /** Flushes and closes the file. */
+  /** Flushes and closes the file, and lets another weft dev have it. */
   close(): void {
     if (this.fd === undefined) return;
     try {
@@ -99,6 +126,7 @@ export class MutationLog {
     } finally {
       closeSync(this.fd);
       this.fd = undefined;
+      releaseLock(this.file);
     }
   }
 }
@@ -108,4 +136,54 @@ export function refuseForeignFile(file: string, unreadable: number): never {
   throw new Error(
     `weft dev: --data ${file} holds no record of weft dev's (${unreadable} unreadable line(s)); not starting, so as not to overwrite it. Give --data a new file, or one weft dev wrote.`,
   );
+}
+
+/** Writes all of `text` (a write may take only part of it), returning its length in bytes. */
+function writeAll(fd: number, text: string): number {
+  const bytes = Buffer.from(text);
+  for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
+  return bytes.length;
+}
+
+/**
+ * One weft dev per data file: a second one appending to it would lose its writes at the first's next compaction
+ * (which renames a new file over the one the second still appends to). `FILE.lock` holds the owner's pid; one left
+ * by a process that is gone (killed) is taken over.
+ */
+function takeLock(file: string): void {
+  const lock = `${file}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const owner = Number(readFileSync(lock, 'utf8').trim());
+    if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+      throw new Error(`weft dev: --data ${file} is in use by another weft dev (pid ${owner}); stop it, or give this one another file (if no weft dev runs, delete ${lock}).`);
+    }
+    // Left by a weft dev that is gone: take it over.
+    rmSync(lock, { force: true });
+  }
+  throw new Error(`weft dev: --data ${file}: could not take ${lock}.`);
+}
+
+function releaseLock(file: string): void {
+  try {
+    const lock = `${file}.lock`;
+    if (readFileSync(lock, 'utf8').trim() === String(process.pid)) rmSync(lock, { force: true });
+  } catch {
+    // Already gone.
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, another user's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -103,8 +103,10 @@ export class DevWriter {
 
   /** Applies a record, appends it to the data file, and compacts the file when that is due. */
   readonly write = (record: DevRecord): void => {
-    const evicted = this.apply(record);
+    // Written to the file first: a write the disk refuses fails the request, and leaves the data as it was, rather
+    // than serve what a restart would not have.
     this.dataLog?.append(record);
+    const evicted = this.apply(record);
     if (evicted.traces + evicted.records > 0) this.noticeEvictions(evicted);
     if (this.evictedSinceCompaction >= this.options.maxTraces || this.compactionDue()) this.compact();
   };

@@ -83,6 +83,24 @@ describe('the weft command', () => {
     expect(result.stderr).toContain('--port must be an integer from 0 to 65535, got "eighty"');
   });
 
+  it('refuses a --data file another weft dev is using, and takes it once that one has stopped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-cli-'));
+    const file = join(dir, 'data.jsonl');
+    try {
+      const first = await startDev(['--port', '0', '--data', file]);
+      const second = await runNode([CLI, 'dev', '--port', '0', '--data', file]);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(`--data ${file} is in use by another weft dev (pid ${first.running.child.pid})`);
+      first.running.child.kill('SIGTERM');
+      expect((await first.running.exited).code).toBe(0);
+      const third = await startDev(['--port', '0', '--data', file]);
+      third.running.child.kill('SIGTERM');
+      expect((await third.running.exited).code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses an empty --host or --data, which an unset shell variable gives, and exits 2', async () => {
     for (const flag of ['--host', '--data']) {
       const result = await runNode([CLI, 'dev', '--port', '0', flag, '']);

@@ -1,4 +1,7 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startDevService } from 'weft/dev';
 import { dataLines, tempDataFile } from './data-file.js';
@@ -68,6 +71,44 @@ describe('weft dev: storage', () => {
     await res.arrayBuffer();
     expect(res.status).toBe(500);
     expect(lines.join('\n')).toMatch(/answered 500: Internal error in weft dev/);
+  });
+
+  it('fails a write the full disk refuses, keeps no trace of it, and loses none answered 200', async (context) => {
+    // A disk of 64 KiB, where a mount is allowed (root, as on this project's CI machine).
+    const dir = mkdtempSync(join(tmpdir(), 'weft-tiny-'));
+    if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir]).status !== 0) {
+      rmSync(dir, { recursive: true, force: true });
+      context.skip('no tmpfs can be mounted here');
+    }
+    try {
+      const file = join(dir, 'data.jsonl');
+      const filler = join(dir, 'filler');
+      writeFileSync(filler, Buffer.alloc(16 * 1024));
+      const dev = await devService({ dataFile: file });
+      const answered: string[] = [];
+      let refused: number | undefined;
+      for (let i = 0; i < 100 && refused === undefined; i++) {
+        const res = await post(dev.url, '/call/start', startBody({ id: `c${i}`, inputs: { text: 'x'.repeat(2000) } }));
+        if (res.status === 200) answered.push(`c${i}`);
+        else refused = res.status;
+      }
+      expect(refused).toBe(500);
+      // What was refused is not served either: the data is what a restart will find.
+      expect((await streamQuery(dev.url, { project_id: 'team/proj' })).map((c) => c.id)).toEqual(answered);
+      unlinkSync(filler);
+      expect((await post(dev.url, '/call/start', startBody({ id: 'after' }))).status).toBe(200);
+      await dev.close();
+
+      const lines: string[] = [];
+      const again = await devService({ dataFile: file, log: (line) => lines.push(line) });
+      expect((await streamQuery(again.url, { project_id: 'team/proj' })).map((c) => c.id)).toEqual([...answered, 'after']);
+      expect(lines.join('\n')).not.toMatch(/unreadable/);
+      await again.close();
+    } finally {
+      // Lazily: a service still open on the file (a failed assertion) would make a plain umount refuse.
+      spawnSync('umount', ['-l', dir]);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('evicts the oldest traces past maxTraces and says so', async () => {
