@@ -68,9 +68,9 @@ export class MutationLog {
         }
       }
     }
-    // A file with lines and not one record in them is not weft dev's (`--data package-lock.json`): replaying it
-    // would rewrite it empty.
-    if (replay.mutations.length === 0 && replay.skippedLines > 0) refuseForeignFile(file, replay.skippedLines);
+    // Whole lines, and not one record among them (a torn last line aside, which a crash in the first write leaves):
+    // not weft dev's file (`--data package-lock.json`). Refused before anything is cut from it, or rewritten.
+    if (lines > 0 && !replay.mutations.some(isRecordShaped)) refuseForeignFile(file, lines);
     const fd = openSync(file, 'a+');
     ftruncateSync(fd, keepBytes);
     return { log: new MutationLog(file, fd, lines, keepBytes), replay };
@@ -131,10 +131,15 @@ export class MutationLog {
   }
 }
 
+/** A line weft dev wrote: an object naming its kind of record. */
+function isRecordShaped(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string';
+}
+
 /** Stops weft dev from starting on a data file it did not write, which it would otherwise rewrite. */
-export function refuseForeignFile(file: string, unreadable: number): never {
+function refuseForeignFile(file: string, lines: number): never {
   throw new Error(
-    `weft dev: --data ${file} holds no record of weft dev's (${unreadable} unreadable line(s)); not starting, so as not to overwrite it. Give --data a new file, or one weft dev wrote.`,
+    `weft dev: --data ${file} holds no record of weft dev's (${lines} line(s), none of them one); not starting, so as not to overwrite it. Give --data a new file, or one weft dev wrote.`,
   );
 }
 

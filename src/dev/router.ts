@@ -135,6 +135,7 @@ export class Router {
       }
       const { route, params } = found;
       style = route.errors ?? 'fastapi';
+      refuseForeignPage(req);
       if (this.localOnly) refuseForeignHost(req);
       if (route.auth !== false) this.auth(req);
       let bodyPromise: Promise<Buffer> | undefined;
@@ -173,13 +174,33 @@ export class Router {
 
 /**
  * A page in the developer's browser may POST `text/plain` (or a form) to 127.0.0.1 without asking first (no CORS
- * preflight): a JSON route reads a body only when the request says it is JSON, as FastAPI does, so that such a page
- * cannot delete or write anything. Every client of weft's (weft's own, `openai`, `curl -H 'content-type: …'`) says so.
+ * preflight): a JSON route reads a body only when the request says it is JSON, as FastAPI does (refuseForeignPage
+ * refuses such a page too, where the browser names it). weft's own client, `openai` and `curl -H 'content-type: …'`
+ * say so.
  */
 function refuseNonJson(req: IncomingMessage): void {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))) return;
   throw new HttpError(415, `Unsupported Media Type: a JSON body needs \`Content-Type: application/json\`, got ${type ? `\`${type}\`` : 'none'}.`);
+}
+
+/**
+ * Refuses a request a web page of another site makes: a browser names the page's origin in `Origin` (and says
+ * `Sec-Fetch-Site: cross-site`), and may send some requests (a form, `text/plain`, OTLP bytes as `text/plain`) without
+ * asking first. weft's clients, `openai` and OTLP exporters send neither header; a page served from this machine
+ * (`http://localhost:3000`) may call it.
+ */
+function refuseForeignPage(req: IncomingMessage): void {
+  const origin = req.headers.origin;
+  let local = origin === undefined || origin === 'null' ? req.headers['sec-fetch-site'] !== 'cross-site' : false;
+  if (origin !== undefined && origin !== 'null') {
+    try {
+      local = isLoopbackUrl(origin);
+    } catch {
+      local = false;
+    }
+  }
+  if (!local) throw new HttpError(403, `weft dev answers no web page of another site (Origin \`${String(origin).slice(0, 100)}\`).`);
 }
 
 /** Refuses a request whose `Host` is not this machine's (see Router's `localOnly`). */

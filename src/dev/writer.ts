@@ -1,4 +1,4 @@
-import { MutationLog, type Replay, refuseForeignFile } from './persistence.js';
+import { MutationLog, type Replay } from './persistence.js';
 import { applyRecord, type DevRecord, type DevStores, snapshotRecords } from './records.js';
 import type { Evicted } from './trace/store.js';
 
@@ -133,11 +133,6 @@ export class DevWriter {
       } catch {
         unreadable++;
       }
-    }
-    if (applied === 0 && unreadable > 0) {
-      // Lines of JSON, none of them weft dev's records: another program's file, left as it is.
-      this.dataLog?.close();
-      refuseForeignFile(file, unreadable);
     }
     // Unreadable lines are dropped by a rewrite, like superseded ones.
     this.supersededSinceCompaction += unreadable;

@@ -44,6 +44,8 @@ interface OpInfo {
   readonly shape: Shape;
   /** The function the op calls: an op given to op() again (to rename it, say) wraps this, not the op. */
   readonly original: AnyFunction;
+  /** The op's options, which an op made of it again keeps under its own (`captureContent: false` stays). */
+  readonly options: OpOptions | undefined;
 }
 const OP_INFO = Symbol.for('weft.op');
 
@@ -129,7 +131,7 @@ export function traceFunction<F extends AnyFunction>(
       : traceAsyncGenerator(inner, plan, parent, inputs, maxYields);
   };
   keepOwnProperties(traced, op);
-  Object.defineProperty(traced, OP_INFO, { value: { shape, original: fn } satisfies OpInfo });
+  Object.defineProperty(traced, OP_INFO, { value: { shape, original: fn, options } satisfies OpInfo });
   return traced as unknown as F;
 }
 
@@ -179,6 +181,14 @@ function keepOwnProperties(traced: Function, fn: Function): void {
 export function op<F extends AnyFunction>(fn: F, options?: OpOptions): F {
   if (typeof fn !== 'function') throw new TypeError('weft: op() expects a function.');
   if (isOp(fn) && options === undefined) return fn;
-  const plan = callPlan(options?.name ?? (fn.name || 'anonymous'), options);
-  return traceFunction(fn, options, () => plan);
+  // An op made again keeps the first one's options under the new ones: renamed, it still records what it did.
+  const earlier = (fn as { [OP_INFO]?: OpInfo })[OP_INFO]?.options;
+  // (An option given as `undefined` is not given: the earlier one stands.)
+  const merged = earlier ? { ...earlier, ...definedOnly(options) } : options;
+  const plan = callPlan(merged?.name ?? (fn.name || 'anonymous'), merged);
+  return traceFunction(fn, merged, () => plan);
+}
+
+function definedOnly(options: OpOptions | undefined): OpOptions {
+  return Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined)) as OpOptions;
 }

@@ -234,7 +234,13 @@ class JsonWriter {
     this.ancestors.add(value);
     try {
       if ('items' in shape) this.writeArray(shape.items, depth, shape.total);
-      else this.writeEntries(shape.entries, depth, shape.total);
+      else if ('keys' in shape) {
+        const { keys, of } = shape;
+        this.writeEntries(keys.length, (i) => keys[i]!, (i) => readProperty(of, keys[i]!), depth);
+      } else {
+        const { entries } = shape;
+        this.writeEntries(entries.length, (i) => entries[i]![0], (i) => readSafely(entries[i]![1]), depth, shape.total);
+      }
     } finally {
       this.ancestors.delete(value);
     }
@@ -254,16 +260,22 @@ class JsonWriter {
     this.emit(']');
   }
 
-  /** `entries`, the first of `total` (the rest were not taken: see shapeOf). */
-  private writeEntries(entries: Entries, depth: number, total = entries.length): void {
+  /** `count` entries, read one by one as they are written, the first of `total` (the rest were not taken: see shapeOf). */
+  private writeEntries(
+    count: number,
+    keyAt: (i: number) => string,
+    valueAt: (i: number) => unknown,
+    depth: number,
+    total = count,
+  ): void {
     this.emit('{');
     let first = true;
-    const n = entries.length;
+    const n = count;
     let i = 0;
     for (; i < n; i++) {
-      const [key, read] = entries[i]!;
-      const item = readSafely(read);
+      const item = valueAt(i);
       if (item === undefined) continue;
+      const key = keyAt(i);
       if (this.exhausted) break;
       if (!first) this.emit(',');
       first = false;
@@ -282,7 +294,8 @@ type Shape =
   | { leaf: string }
   | { replaced: unknown }
   | { items: readonly unknown[]; total?: number }
-  | { entries: Entries; total?: number };
+  | { entries: Entries; total?: number }
+  | { keys: readonly string[]; of: object };
 
 /** How `value` is written, with at most `limit` of its entries or items taken (and how many it has in all). */
 function shapeOf(value: object, limit: number): Shape {
@@ -301,8 +314,17 @@ function shapeOf(value: object, limit: number): Shape {
   if (isBoxedPrimitive(value)) return { replaced: value.valueOf() };
   const keys = Object.keys(value);
   if (keys.length === 0 && !isPlainObject(value)) return { leaf: `[${constructorName(value) ?? 'Object'}]` };
-  const taken = keys.length > limit ? keys.slice(0, limit) : keys;
-  return { entries: taken.map((k) => [k, () => (value as Record<string, unknown>)[k]] as const), total: keys.length };
+  // Its keys, read as they are written: a huge object costs its keys' list, not a closure each.
+  return { keys, of: value };
+}
+
+// A getter that throws (or a Proxy trap) must not stop the rest of the object from being recorded.
+function readProperty(object: object, key: string): unknown {
+  try {
+    return (object as Record<string, unknown>)[key];
+  } catch {
+    return MARK.unreadable;
+  }
 }
 
 function mapShape(map: Map<unknown, unknown>, limit: number): Shape {

@@ -38,6 +38,23 @@ describe('weft dev: routing and bad input', () => {
     expect(read.body).toMatchObject({ count: 1 });
   });
 
+  it('answers no page of another site, whatever it sends: OTLP bytes as text/plain, a form', async () => {
+    const dev = await devService();
+    const forged = await fetch(`${dev.url}/otel/v1/traces`, {
+      method: 'POST',
+      headers: { origin: 'http://evil.example', 'content-type': 'text/plain', 'sec-fetch-site': 'cross-site' },
+      body: new Uint8Array([10, 0]),
+    });
+    await forged.arrayBuffer();
+    expect(forged.status).toBe(403);
+    const form = await fetch(`${dev.url}/file/create`, { method: 'POST', headers: { origin: 'null', 'sec-fetch-site': 'cross-site' }, body: new FormData() });
+    await form.arrayBuffer();
+    expect(form.status).toBe(403);
+    // A page served from this machine may call it.
+    const local = await request(`${dev.url}/calls/query_stats`, 'POST', { project_id: 'team/proj' }, { origin: 'http://localhost:3000' });
+    expect(local.status).toBe(200);
+  });
+
   it('serves this machine only when bound to it: a request naming another host (DNS rebinding) is refused', async () => {
     const dev = await devService();
     const port = Number(new URL(dev.url).port);

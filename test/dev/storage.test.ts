@@ -46,12 +46,22 @@ describe('weft dev: storage', () => {
   });
 
   it('refuses to start on a data file it did not write, and leaves the file as it was', async () => {
-    for (const foreign of ['{\n  "name": "an-app",\n  "lockfileVersion": 3\n}\n', '{"a":1}\n{"b":2}\n', 'binary\u0000tail']) {
+    const foreign = ['{\n  "name": "an-app",\n  "lockfileVersion": 3\n}\n', '{"a":1}\n{"b":2}\n{"c":3}', 'binary\n\u0000tail'];
+    for (const text of foreign) {
       const file = tempDataFile();
-      writeFileSync(file, foreign);
+      writeFileSync(file, text);
       await expect(startDevService({ port: 0, dataFile: file, log: false })).rejects.toThrow(/holds no record of weft dev's .*not starting, so as not to overwrite it/);
-      expect(readFileSync(file, 'utf8')).toBe(foreign);
+      expect(readFileSync(file, 'utf8')).toBe(text);
     }
+  });
+
+  it('starts on its own file that a crash left with only a torn first record, cutting that off', async () => {
+    const file = tempDataFile();
+    writeFileSync(file, '{"kind":"call_start","start":{"project_id":"team/pr');
+    const dev = await devService({ dataFile: file });
+    expect((await post(dev.url, '/call/start', startBody({ id: 'first' }))).status).toBe(200);
+    await dev.close();
+    expect(dataLines(file).map((line) => (JSON.parse(line) as { kind: string }).kind)).toEqual(['call_start']);
   });
 
   it('answers a listing it cannot write (a call nested too deep) with a 500 it logs, not an empty 200', async () => {

@@ -24,6 +24,7 @@ it('a span handle kept past its span’s end changes nothing, quietly', async ()
   kept.setOutput('late').setAttributes({ late: true }).setDisplayName('late').setKind('llm');
   await weft.forceFlush();
   const [span] = receiver.spans();
-  expect(span?.attributes).not.toHaveProperty(['late']);
+  expect(span?.attributes).not.toHaveProperty(['wandb.attributes.late']);
+  expect(span?.attributes).not.toHaveProperty(['wandb.display_name']);
   expect(logger.lines.filter((line) => /ended Span/.test(line))).toEqual([]);
 });

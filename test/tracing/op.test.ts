@@ -340,6 +340,17 @@ describe('op()', () => {
     expect(inputsOf(named(spans, 'ask-v2'))).toEqual({ question: 'why?' });
   });
 
+  it('keeps the options of an op given again under the new ones: content left out stays out', async () => {
+    const secret = op(async (text: string) => text.length, { name: 'secret', captureContent: false, kind: 'tool', attributes: { team: 'x' } });
+    const renamed = op(secret, { name: 'secret-v2', captureContent: undefined });
+    const spans = await h.capture(() => renamed('my card is 4111'));
+    const span = named(spans, 'secret-v2');
+    expect(span.attributes).not.toHaveProperty(['inputs']);
+    expect(span.attributes).not.toHaveProperty(['output']);
+    expect(span.attributes['wandb.attributes.team']).toBe('x');
+    expect(span.attributes['weave.span.kind']).toBe('tool');
+  });
+
   it('ends the span as failed for an error whose message cannot be read', async () => {
     const unreadable = new Error('x');
     Object.defineProperty(unreadable, 'message', {

@@ -116,6 +116,13 @@ describe('safeStringify()', () => {
     expect(set.at(-1)).toBe(`[weft: ${100_000 - (set.length - 1)} more items]`);
   });
 
+  it('writes a key that follows many left out as undefined, however few characters are left', () => {
+    const sparse: Record<string, unknown> = {};
+    for (let i = 0; i < 2_000; i++) sparse[`gone${i}`] = undefined;
+    sparse.real = 'value';
+    expect(JSON.parse(safeStringify(sparse, { maxLength: 200 }))).toEqual({ real: 'value' });
+  });
+
   it('never cuts a character made of two UTF-16 units in half', () => {
     const text = JSON.parse(safeStringify(`${'x'.repeat(99)}😀${'y'.repeat(100)}`, { maxLength: 100 })) as string;
     expect(text).toBe(`${'x'.repeat(99)}…[weft: 102 more chars]`);

@@ -100,12 +100,6 @@ function truncate(text: string): string {
   return text.length > MAX_MESSAGE_LENGTH ? `${text.slice(0, MAX_MESSAGE_LENGTH)}…` : text;
 }
 
-/**
- * Replaces secrets (the API key) with `***`, in case a server echoes a header back in its error body. Not
- * `scrubSecrets` (secrets.ts), which removes every secret the process remembered from text weft records: this takes
- * the secrets of the one core that sent the request (its key and credential headers, from 4 characters on where scrubSecrets needs 8), and
- * catches them in the forms a server quotes them back in, percent-encoded or JSON-escaped.
- */
 /** Longest response header an error quotes (its request id, a redirect's `Location`). */
 const MAX_QUOTED_HEADER_LENGTH = 200;
 
@@ -118,7 +112,12 @@ export function quotedHeader(value: string, secrets: readonly string[] | undefin
   return text.length > MAX_QUOTED_HEADER_LENGTH ? `${text.slice(0, MAX_QUOTED_HEADER_LENGTH)}…` : text;
 }
 
-/** `text` with the secrets replaced wherever they occur, as a server may quote them (see quotedForms). */
+/**
+ * Replaces secrets (the API key) with `***`, in case a server echoes a header back in its error body. Not
+ * `scrubSecrets` (secrets.ts), which removes every secret the process remembered from text weft records: this takes
+ * the secrets of the one core that sent the request (its key and credential headers, from 4 characters on where scrubSecrets needs 8), and
+ * catches them in the forms a server quotes them back in, percent-encoded or JSON-escaped.
+ */
 export function redact(text: string, secrets: readonly string[] | undefined): string {
   let out = text;
   for (const secret of secrets ?? []) {

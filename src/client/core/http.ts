@@ -65,6 +65,7 @@ import {
   WeftParseError,
   createApiError,
 } from './errors.js';
+import { quotedHeader } from './error-body.js';
 import { parseJsonLines } from './jsonl.js';
 import { ResponseStream } from './response-stream.js';
 import {
@@ -250,7 +251,9 @@ export class HttpCore {
       try {
         const returned: unknown = this.onRetry?.({ method, path, attempt: attempt + 1, delayMs, error });
         // An async hook's rejection would be unhandled, and end the app: it is the hook's, and ignored like a throw.
-        if (returned instanceof Promise) returned.catch(ignoreHookFailure);
+        if (typeof (returned as PromiseLike<unknown> | undefined)?.then === 'function') {
+          (returned as PromiseLike<unknown>).then(undefined, ignoreHookFailure);
+        }
       } catch {
         // A logging hook must not change what the request does.
       }
@@ -302,7 +305,10 @@ export class HttpCore {
       requestId,
       retryAfterMs: parseRetryAfter(headers),
       secrets: this.#secretList(),
-      hint: response.statusCode === 401 ? this.unauthenticated(sent.authorization !== undefined) : redirectHint(response.statusCode, headers),
+      hint:
+        response.statusCode === 401
+          ? this.unauthenticated(sent.authorization !== undefined)
+          : redirectHint(response.statusCode, headers, this.#secretList()),
     });
   }
 
@@ -359,8 +365,10 @@ function ignoreHookFailure(): void {}
  * What a redirect's error adds: weft follows none (the API key would go wherever a server points), so it says
  * where the server pointed, which is most often the base URL to use instead (`https://`, a trailing path).
  */
-function redirectHint(status: number, headers: ResponseHeaders): string | undefined {
+function redirectHint(status: number, headers: ResponseHeaders, secrets: readonly string[]): string | undefined {
   if (status < 300 || status >= 400) return undefined;
-  const location = firstHeader(headers.location)?.slice(0, 200);
+  // The key replaced before the cut: a cut through it would leave a part no redaction finds.
+  const given = firstHeader(headers.location);
+  const location = given === undefined ? undefined : quotedHeader(given, secrets);
   return `Redirects are not followed${location ? `: the server points to ${location}; check the base URL` : ''}.`;
 }

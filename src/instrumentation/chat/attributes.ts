@@ -42,8 +42,11 @@ export function chatRequestAttributes(request: ChatCompletionRequest, server: Ch
   const choices = integerOrUndefined(request.n);
   if (choices !== undefined && choices !== 1) attributes[semconv.ATTR_GEN_AI_REQUEST_CHOICE_COUNT] = choices;
   if (request.stream === true) attributes[semconv.ATTR_GEN_AI_REQUEST_STREAM] = true;
-  const stop = typeof request.stop === 'string' ? [request.stop] : Array.isArray(request.stop) ? request.stop.filter((s): s is string => typeof s === 'string') : [];
-  if (stop.length > 0) attributes[semconv.ATTR_GEN_AI_REQUEST_STOP_SEQUENCES] = stop;
+  if (typeof request.stop === 'string') attributes[semconv.ATTR_GEN_AI_REQUEST_STOP_SEQUENCES] = [request.stop];
+  else if (Array.isArray(request.stop)) {
+    const stop = request.stop.filter((s): s is string => typeof s === 'string');
+    if (stop.length > 0) attributes[semconv.ATTR_GEN_AI_REQUEST_STOP_SEQUENCES] = stop;
+  }
   set(attributes, semconv.ATTR_GEN_AI_REQUEST_REASONING_LEVEL, stringOrUndefined(request.reasoning_effort));
   set(attributes, semconv.ATTR_GEN_AI_OUTPUT_TYPE, outputType(request.response_format?.type));
   if (isOpenAIProvider(server.providerName)) {
