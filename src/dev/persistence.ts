@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import type { DevRecord } from './records.js';
 
@@ -157,9 +158,14 @@ function writeAll(fd: number, text: string): number {
  */
 function takeLock(file: string): void {
   const lock = `${file}.lock`;
+  // Two services of one process (tests, an app's own) are two weft devs too: the lock's pid cannot tell them apart.
+  if (locksHeldHere.has(resolve(file))) {
+    throw new Error(`weft dev: --data ${file} is in use by another weft dev of this process; close it first, or give this one another file.`);
+  }
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      locksHeldHere.add(resolve(file));
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -174,7 +180,11 @@ function takeLock(file: string): void {
   throw new Error(`weft dev: --data ${file}: could not take ${lock}.`);
 }
 
+/** The data files this process's weft devs hold, by absolute path. */
+const locksHeldHere = new Set<string>();
+
 function releaseLock(file: string): void {
+  locksHeldHere.delete(resolve(file));
   try {
     const lock = `${file}.lock`;
     if (readFileSync(lock, 'utf8').trim() === String(process.pid)) rmSync(lock, { force: true });

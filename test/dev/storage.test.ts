@@ -55,6 +55,15 @@ describe('weft dev: storage', () => {
     }
   });
 
+  it('refuses a data file another weft dev of this process holds, until that one closes', async () => {
+    const file = tempDataFile();
+    const first = await devService({ dataFile: file });
+    await expect(startDevService({ port: 0, dataFile: file, log: false })).rejects.toThrow(/is in use by another weft dev of this process/);
+    await first.close();
+    const second = await devService({ dataFile: file });
+    expect((await post(second.url, '/call/start', startBody({ id: 'after' }))).status).toBe(200);
+  });
+
   it('starts on its own file that a crash left with only a torn first record, cutting that off', async () => {
     const file = tempDataFile();
     writeFileSync(file, '{"kind":"call_start","start":{"project_id":"team/pr');
