@@ -192,26 +192,22 @@ function refuseNonJson(req: IncomingMessage): void {
  */
 function refuseForeignPage(req: IncomingMessage): void {
   const origin = req.headers.origin;
-  let local = origin === undefined || origin === 'null' ? req.headers['sec-fetch-site'] !== 'cross-site' : false;
-  if (origin !== undefined && origin !== 'null') {
-    try {
-      local = isLoopbackUrl(origin);
-    } catch {
-      local = false;
-    }
-  }
+  // No origin to read (none, or `null` from a sandboxed or file: page): the browser's cross-site mark decides.
+  const local = origin === undefined || origin === 'null' ? req.headers['sec-fetch-site'] !== 'cross-site' : isLoopbackOrigin(origin);
   if (!local) throw new HttpError(403, `weft dev answers no web page of another site (Origin \`${String(origin).slice(0, 100)}\`).`);
+}
+
+/** Whether `origin` (scheme, host and port) is this machine; false for one that does not parse. */
+function isLoopbackOrigin(origin: string): boolean {
+  try {
+    return isLoopbackUrl(origin);
+  } catch {
+    return false;
+  }
 }
 
 /** Refuses a request whose `Host` is not this machine's (see Router's `localOnly`). */
 function refuseForeignHost(req: IncomingMessage): void {
   const host = req.headers.host;
-  if (host === undefined) return;
-  let local: boolean;
-  try {
-    local = isLoopbackUrl(`http://${host}`);
-  } catch {
-    local = false;
-  }
-  if (!local) throw new HttpError(421, `weft dev serves this machine only: Host \`${host.slice(0, 100)}\` is not localhost, 127.0.0.1 or [::1].`);
+  if (host !== undefined && !isLoopbackOrigin(`http://${host}`)) throw new HttpError(421, `weft dev serves this machine only: Host \`${host.slice(0, 100)}\` is not localhost, 127.0.0.1 or [::1].`);
 }

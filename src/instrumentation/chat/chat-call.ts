@@ -1,6 +1,7 @@
 import { type Span, SpanStatusCode } from '@opentelemetry/api';
 import { chatErrorAttributes, chatRequestContentAttributes, chatResponseAttributes, errorType } from './attributes.js';
-import { type ChatSpan, ENDED_CHAT_SPAN, sdkLengthLimit } from './chat-span.js';
+import { sdkLengthLimit } from '../../config/content.js';
+import { type ChatSpan, ENDED_CHAT_SPAN } from './chat-span.js';
 import { fitToLengthLimit, type ResolvedChatTracingConfig } from './config.js';
 import { reportInternalError } from './report.js';
 import { ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK, GEN_AI_PROVIDER_OPENAI } from './semconv.js';

@@ -18,9 +18,6 @@ import {
 } from '@opentelemetry/api';
 import { addHrTimes, isTimeInput, isTracingSuppressed, millisToHrTime } from '@opentelemetry/core';
 
-// Kept importable from here: the chat call reads a span's limit where it reads the span.
-export { sdkLengthLimit } from '../../config/content.js';
-
 /**
  * Where a chat call's span comes from. Everything a call records, it records as it ends (the response, the
  * stream's accumulated output, the error, the request's content), through {@link ChatSpan.open}.
