@@ -47,6 +47,7 @@ export class MutationLog {
     const replay: Replay = { mutations: [], skippedLines: 0 };
     let keepBytes = 0;
     let lines = 0;
+    let tail = '';
     if (existsSync(file)) {
       const text = readFileSync(file);
       let start = 0;
@@ -55,6 +56,7 @@ export class MutationLog {
         if (end === -1) {
           // No newline: the last write was cut short.
           replay.skippedLines++;
+          tail = text.subarray(start, start + RECORD_START.length).toString('utf8');
           break;
         }
         const line = text.subarray(start, end).toString('utf8');
@@ -72,6 +74,9 @@ export class MutationLog {
     // Whole lines, and not one record among them (a torn last line aside, which a crash in the first write leaves):
     // not weft dev's file (`--data package-lock.json`). Refused before anything is cut from it, or rewritten.
     if (lines > 0 && !replay.mutations.some(isRecordShaped)) refuseForeignFile(file, lines);
+    // Nothing but a line without its end: a torn record of weft dev's begins as every record does, anything else is
+    // another program's file (a minified JSON, a binary), which the cut below would empty.
+    if (lines === 0 && tail !== '' && !(RECORD_START.startsWith(tail) || tail.startsWith(RECORD_START))) refuseForeignFile(file, 1);
     const fd = openSync(file, 'a+');
     ftruncateSync(fd, keepBytes);
     return { log: new MutationLog(file, fd, lines, keepBytes), replay };
@@ -131,6 +136,9 @@ export class MutationLog {
     }
   }
 }
+
+/** How every line weft dev writes begins: `JSON.stringify({ kind, … })`. */
+const RECORD_START = '{"kind":"';
 
 /** A line weft dev wrote: an object naming its kind of record. */
 function isRecordShaped(value: unknown): boolean {

@@ -46,7 +46,7 @@ describe('weft dev: storage', () => {
   });
 
   it('refuses to start on a data file it did not write, and leaves the file as it was', async () => {
-    const foreign = ['{\n  "name": "an-app",\n  "lockfileVersion": 3\n}\n', '{"a":1}\n{"b":2}\n{"c":3}', 'binary\n\u0000tail'];
+    const foreign = ['{\n  "name": "an-app",\n  "lockfileVersion": 3\n}\n', '{"a":1}\n{"b":2}\n{"c":3}', 'binary\n\u0000tail', '{"name":"minified"}', '\u0000binary'];
     for (const text of foreign) {
       const file = tempDataFile();
       writeFileSync(file, text);
