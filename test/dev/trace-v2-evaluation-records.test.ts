@@ -55,7 +55,7 @@ describe('weft dev: evaluation runs, predictions and scores through the Client',
     expect(runs.map((r) => r.evaluation_run_id)).toEqual([a.evaluation_run_id, b.evaluation_run_id]);
   });
 
-  it('reads the list filters under the names evaluations, models and evaluation_run_ids, repeated or comma-joined', async () => {
+  it('reads the list filters under the names evaluation_refs, model_refs and evaluation_run_ids, repeated or comma-joined', async () => {
     const { dev, client } = await devClient();
     const [a, b, c] = [await newRun(client, MODEL, `${EVAL}-a`), await newRun(client, `${MODEL}-b`, `${EVAL}-b`), await newRun(client)];
     const listed = async (query: string) => {
@@ -64,8 +64,11 @@ describe('weft dev: evaluation runs, predictions and scores through the Client',
       return (await res.text()).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l).evaluation_run_id);
     };
     const e = (suffix: string) => encodeURIComponent(`${EVAL}-${suffix}`);
-    expect(await listed(`evaluations=${e('a')}&evaluations=${e('b')}`)).toEqual([a.evaluation_run_id, b.evaluation_run_id]);
-    expect(await listed(`models=${encodeURIComponent(`${MODEL}-b`)}`)).toEqual([b.evaluation_run_id]);
+    expect(await listed(`evaluation_refs=${e('a')}&evaluation_refs=${e('b')}`)).toEqual([a.evaluation_run_id, b.evaluation_run_id]);
+    expect(await listed(`evaluation_refs=${e('a')},${e('b')}`)).toEqual([a.evaluation_run_id, b.evaluation_run_id]);
+    expect(await listed(`model_refs=${encodeURIComponent(`${MODEL}-b`)}`)).toEqual([b.evaluation_run_id]);
+    // The interface's field names are no query keys: ignored, as the service ignores a key it does not know.
+    expect(await listed(`evaluations=${e('a')}&models=${e('a')}`)).toEqual([a.evaluation_run_id, b.evaluation_run_id, c.evaluation_run_id]);
     expect(await listed(`evaluation_run_ids=${a.evaluation_run_id}&evaluation_run_ids=${c.evaluation_run_id}`)).toEqual([a.evaluation_run_id, c.evaluation_run_id]);
     // The service's Stainless SDK joins a list with commas.
     expect(await listed(`evaluation_run_ids=${b.evaluation_run_id},${c.evaluation_run_id}`)).toEqual([b.evaluation_run_id, c.evaluation_run_id]);

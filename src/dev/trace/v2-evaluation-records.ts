@@ -67,7 +67,9 @@ export function v2EvaluationRecordRoutes(ctx: DevContext): Route[] {
       summary: null,
     }),
     listFilter: (c) => {
-      const [evaluations, models, ids] = ['evaluations', 'models', 'evaluation_run_ids'].map((p) => v2Ids(c, p));
+      // The names the service's clients send (`evaluations` and `models` are its interface's, not its query's): a
+      // key it does not know is ignored, as FastAPI does, so a client sending the wrong one sees every run here too.
+      const [evaluations, models, ids] = ['evaluation_refs', 'model_refs', 'evaluation_run_ids'].map((p) => v2Ids(c, p));
       return (run) =>
         (!evaluations || evaluations.includes(run.evaluation)) && (!models || models.includes(run.model)) && (!ids || ids.includes(run.evaluation_run_id));
     },

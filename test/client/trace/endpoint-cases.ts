@@ -638,8 +638,8 @@ export const ENDPOINT_CASES: EndpointCase[] = [
     call: (c) =>
       collect(c.trace.v2.evaluationRuns.list({ evaluations: ['weave:///e1', 'weave:///e2'], models: ['weave:///m'], evaluation_run_ids: ['r1', 'r2'], limit: 5 })),
     path: `${V2}/evaluation_runs`,
-    // Each filter under its own name, one key per value.
-    query: { evaluations: ['weave:///e1', 'weave:///e2'], models: 'weave:///m', evaluation_run_ids: ['r1', 'r2'], limit: '5' },
+    // Under the names the service's own clients send, each list comma-joined.
+    query: { evaluation_refs: 'weave:///e1,weave:///e2', model_refs: 'weave:///m', evaluation_run_ids: 'r1,r2', limit: '5' },
     response: { jsonl: [{ evaluation_run_id: 'r1', evaluation: 'weave:///e1', model: 'weave:///m' }] },
   },
   {

@@ -147,14 +147,14 @@ export interface EvaluationRunCreateRes {
   evaluation_run_id: string;
 }
 /**
- * GET evaluation_runs: paging and filters. Each filter is sent as a repeated query parameter of its own name
- * (`?evaluations=a&evaluations=b`); a run passes when it matches any value of every filter given. (The
- * service's Stainless SDK sends the same names comma-joined; which form the service splits is UNVERIFIED.)
+ * GET evaluation_runs: paging and filters, named as the service's interface names them. On the wire they are the
+ * query keys its own clients send, each list comma-joined: `evaluation_refs`, `model_refs`, `evaluation_run_ids`.
+ * A run passes when it matches any value of every filter given.
  */
 export interface EvaluationRunListParams extends V2ListParams {
-  /** Refs of evaluations. */
+  /** Refs of evaluations (`evaluation_refs`). */
   evaluations?: string[] | undefined;
-  /** Refs of models. */
+  /** Refs of models (`model_refs`). */
   models?: string[] | undefined;
   evaluation_run_ids?: string[] | undefined;
 }

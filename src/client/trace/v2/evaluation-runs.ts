@@ -21,10 +21,22 @@ export class EvaluationRuns extends TraceResource {
     return this.json('POST', this.v2('/evaluation_runs'), { body, retry: 'once' }, options);
   }
 
-  /** Lists runs, streamed (JSONL); each filter value is its own query key. GET /v2/{entity}/{project}/evaluation_runs */
+  /**
+   * Lists runs, streamed (JSONL). GET /v2/{entity}/{project}/evaluation_runs
+   *
+   * The filters go on the wire as the service's own clients send them: `evaluation_refs`, `model_refs` and
+   * `evaluation_run_ids`, each one comma-joined list. The service ignores a query key it does not know, so a filter
+   * under another name would list every run without a word.
+   */
   list(params: EvaluationRunListParams = {}, options?: CallOptions): ResponseStream<EvaluationRunReadRes> {
     const { limit, offset, evaluations, models, evaluation_run_ids } = params;
-    const query = { limit, offset, evaluations, models, evaluation_run_ids };
+    const query = {
+      limit,
+      offset,
+      evaluation_refs: commaJoined(evaluations),
+      model_refs: commaJoined(models),
+      evaluation_run_ids: commaJoined(evaluation_run_ids),
+    };
     return this.jsonl('GET', this.v2('/evaluation_runs'), { query }, options);
   }
 
@@ -43,4 +55,9 @@ export class EvaluationRuns extends TraceResource {
   async finish(evaluationRunId: string, body: EvaluationRunFinishBody = {}, options?: CallOptions): Promise<EvaluationRunFinishRes> {
     return this.json('POST', this.v2(encodePath`/evaluation_runs/${evaluationRunId}/finish`), { body, retry: 'once' }, options);
   }
+}
+
+/** A filter's values as one query value, `a,b`; nothing for no filter (an empty list filters nothing out either). */
+function commaJoined(values: readonly string[] | undefined): string | undefined {
+  return values && values.length > 0 ? values.join(',') : undefined;
 }
