@@ -46,6 +46,27 @@ async function collectError(stream: AsyncIterable<ChatCompletionStreamChunk>): P
 }
 
 describe('inference streaming', () => {
+  it('asks for the usage chunk unless the caller set include_usage, traced or not', async () => {
+    server = await startLoopbackServer(async (_req, res) => {
+      startSse(res);
+      res.end(sseText());
+    });
+    await (await inferenceClient(server.origin).chat.completions.create(streamed)).collect();
+    await (await inferenceClient(server.origin, { project: 'team/proj', tracing: false }).chat.completions.create(streamed)).collect();
+    const declined = { ...streamed, stream_options: { include_usage: false } };
+    await (await inferenceClient(server.origin).chat.completions.create(declined)).collect();
+    const plain = { model: streamed.model, messages: streamed.messages };
+    await inferenceClient(server.origin).chat.completions.create(plain).catch(() => undefined);
+    const bodies = server.requests.map((r) => r.json);
+    expect(bodies.slice(0, 3)).toEqual([
+      { ...streamed, stream_options: { include_usage: true } },
+      { ...streamed, stream_options: { include_usage: true } },
+      declined,
+    ]);
+    // A call that is not streamed is sent as given.
+    expect(bodies[3]).toEqual(plain);
+  });
+
   it('asks for an event stream with the body as given', async () => {
     server = await startLoopbackServer(async (_req, res) => {
       startSse(res);

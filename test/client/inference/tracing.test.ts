@@ -56,9 +56,9 @@ describe('chat calls of the clients are traced like the openai instrumentation t
     });
   });
 
-  it('records a streamed call with the usage the service sends unasked, and changes neither the request nor the chunks', async () => {
-    // The inference and training services send the usage chunk without `stream_options` (include_usage defaults to
-    // true there): the caller gets it with or without weft, and weft adds nothing to the request.
+  it('asks a stream for its usage, records it, and passes the usage chunk on to the caller', async () => {
+    // weft's client asks whatever the caller did not set: the inference reference advises it, and a vLLM server
+    // (the training service's kind) sends no usage unasked. Its own client's caller gets the chunk, last.
     server = await startLoopbackServer((_req, res) => {
       startSse(res);
       res.end(sseText());
@@ -67,7 +67,7 @@ describe('chat calls of the clients are traced like the openai instrumentation t
     const chunks = await stream.collect();
     await weft.forceFlush();
 
-    expect(server.requests[0]?.json).toEqual({ ...request, stream: true });
+    expect(server.requests[0]?.json).toEqual({ ...request, stream: true, stream_options: { include_usage: true } });
     expect(chunks).toEqual([chunk('Hel'), chunk('lo ✓'), chunk(null, { usage: USAGE })]);
     const [span] = await receiver.waitForSpans(1);
     expect(span?.attributes).toMatchObject({

@@ -59,7 +59,7 @@ export class ChatCompletions<
     return traceChat<ChatCompletionResponse | ChatCompletionStream>(
       this.route.tracing,
       this.core.baseUrl,
-      body as ChatCompletionCreateParams,
+      withStreamUsage(body as ChatCompletionCreateParams),
       (request) => (request.stream === true ? this.sendStreaming(path, request, call) : this.send(path, request, call)),
       call.signal ?? undefined,
     );
@@ -96,6 +96,16 @@ export class ChatCompletions<
     const chunks = readChatChunks(response.body, origin);
     return new ChatCompletionStream(chunks, () => response.body.cancel(), response.requestId);
   }
+}
+
+/**
+ * A stream asks for its usage chunk unless the caller set `include_usage`: the inference service's reference advises
+ * it, and a vLLM server (the training service's kind) sends none unasked. The chunk reaches the caller, last, with
+ * empty `choices`, on both services alike.
+ */
+function withStreamUsage(body: ChatCompletionCreateParams): ChatCompletionCreateParams {
+  if (body.stream !== true || body.stream_options?.include_usage !== undefined) return body;
+  return { ...body, stream_options: { ...body.stream_options, include_usage: true } };
 }
 
 /** Only the core's call options travel on; resource-specific ones (like the training's `trailingSlash`) stop here. */
