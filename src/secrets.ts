@@ -78,7 +78,7 @@ export function isCredentialName(name: string): boolean {
 }
 
 /** A header carrying a credential: a credential name, or any name ending in `key` (`Ocp-Apim-Subscription-Key`). */
-function isCredentialHeader(name: string): boolean {
+export function isCredentialHeader(name: string): boolean {
   return isCredentialName(name) || /key$/i.test(name);
 }
 

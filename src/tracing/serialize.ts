@@ -1,4 +1,7 @@
+import { EventEmitter } from 'node:events';
+import { IncomingMessage } from 'node:http';
 import { isCredentialName, longestSecretLength, scrubSecrets } from '../secrets.js';
+import { httpMessageSummary } from './node-io.js';
 
 /** Options for {@link safeStringify}. */
 export interface SerializeOptions {
@@ -311,6 +314,10 @@ function shapeOf(value: object, limit: number): Shape {
     // toJSON may hand back a fresh object each time; the depth limit still bounds the recursion.
     if (replaced !== value) return { replaced };
   }
+  // Node's I/O objects (a request or response, a socket, a server, a stream, a child process) hold their internals,
+  // not data: a request is summed up, any other emitter named. An op around a request handler is common.
+  if (value instanceof IncomingMessage) return { replaced: readSafely(() => httpMessageSummary(value, MARK.redacted)) };
+  if (value instanceof EventEmitter) return { leaf: `[${constructorName(value) ?? 'EventEmitter'}]` };
   if (isBoxedPrimitive(value)) return { replaced: value.valueOf() };
   const keys = Object.keys(value);
   if (keys.length === 0 && !isPlainObject(value)) return { leaf: `[${constructorName(value) ?? 'Object'}]` };

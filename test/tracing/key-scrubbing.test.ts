@@ -1,3 +1,5 @@
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, op, register, safeStringify, type WeftHandle, withSpan } from 'weft';
 import type { DecodedSpan } from '../../src/otlp/index.js';
@@ -93,6 +95,41 @@ describe('an API key handed to an op', () => {
       ),
     );
     expect(everythingRecorded(spans)).not.toContain(WEFT_KEY);
+  });
+});
+
+describe("an HTTP request handed to an op, as a request handler's is", () => {
+  it('is recorded as its method, URL and headers, credentials redacted; the response and the socket by their names', async () => {
+    const handle = op(function handle(req: IncomingMessage, res: ServerResponse) {
+      res.end('ok');
+      return { socket: req.socket };
+    });
+    const server = createServer((req, res) => void handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const spans = await capture(async () => {
+        const answer = await fetch(`http://127.0.0.1:${port}/ask?q=1`, {
+          headers: { authorization: `Bearer ${WEFT_KEY}`, cookie: 'session=cookie-canary-81f2', 'x-api-key': 'header-canary-77a1', 'x-trace': 'kept' },
+        });
+        await answer.text();
+      });
+      const span = named(spans, 'handle');
+      const inputs = inputsOf(span) as { req: { method: string; url: string; headers: Record<string, string> }; res: unknown };
+      expect(inputs.req).toMatchObject({ method: 'GET', url: '/ask?q=1' });
+      expect(inputs.req.headers).toMatchObject({
+        authorization: '[weft: redacted]',
+        cookie: '[weft: redacted]',
+        'x-api-key': '[weft: redacted]',
+        'x-trace': 'kept',
+      });
+      expect(inputs.res).toBe('[ServerResponse]');
+      expect(outputOf(span)).toEqual({ socket: '[Socket]' });
+      const recorded = everythingRecorded(spans);
+      for (const secret of [WEFT_KEY, 'cookie-canary-81f2', 'header-canary-77a1']) expect(recorded).not.toContain(secret);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 
