@@ -1,4 +1,6 @@
 import type { Instrumentation } from '@opentelemetry/instrumentation';
+import { WeftConfigError } from '../../config/errors.js';
+import { reportOnce } from '../../diagnostics.js';
 import { OpenAIInstrumentation } from './instrumentation.js';
 import type { OpenAIInstrumentationConfig } from './types.js';
 
@@ -9,16 +11,36 @@ const holder = globalThis as { [SHARED_KEY]?: OpenAIInstrumentation };
 /**
  * The process's shared {@link OpenAIInstrumentation}, the one `register()` enables by default and
  * {@link instrumentOpenAI} patches with. Created on first use; `config`, when given, replaces its options.
+ * Nothing where it cannot be made: see {@link makeInstrumentation}.
  */
-export function sharedOpenAIInstrumentation(config?: OpenAIInstrumentationConfig): OpenAIInstrumentation {
+export function sharedOpenAIInstrumentation(config?: OpenAIInstrumentationConfig): OpenAIInstrumentation | undefined {
   const existing = holder[SHARED_KEY];
   if (!existing) {
-    const created = new OpenAIInstrumentation(config);
-    holder[SHARED_KEY] = created;
+    const created = makeInstrumentation(config);
+    if (created) holder[SHARED_KEY] = created;
     return created;
   }
   if (config) existing.setConfig(config);
   return existing;
+}
+
+/**
+ * A new instrumentation, or nothing, said once, where OTel's base class cannot hook module loading: a test runner's
+ * VM sandbox (vitest's `vmThreads` pool) has a `module` whose `require` throws. The app goes on untraced by it; a
+ * bad option still throws, as it would anywhere.
+ */
+function makeInstrumentation(config: OpenAIInstrumentationConfig | undefined): OpenAIInstrumentation | undefined {
+  try {
+    return new OpenAIInstrumentation(config);
+  } catch (error) {
+    if (error instanceof WeftConfigError) throw error;
+    const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    reportOnce(
+      'openai-instrumentation-unavailable',
+      `cannot hook the loading of modules here (${reason}), so openai calls are not traced; ops, withSpan() and the export work as usual. A test runner's VM sandbox does this (vitest's vmThreads pool): its forks or threads pool has none.`,
+    );
+    return undefined;
+  }
 }
 
 /** The shared instrumentation if something made it, without making it. */
@@ -30,7 +52,8 @@ export function existingSharedOpenAIInstrumentation(): OpenAIInstrumentation | u
  * Traces an `openai` module the automatic hooks cannot see — a bundled app, a renamed package, or `openai`
  * imported before weft — by patching it through the shared instrumentation that `register()` enables.
  * Accepts the `OpenAI` class, the module, or a client. Safe to call more than once and before or after
- * `register()`. Returns the instrumentation (e.g. to `disable()` it).
+ * `register()`. Returns the instrumentation (e.g. to `disable()` it), or `undefined`, with a warning, where it cannot
+ * be made (a VM sandbox without a module loader, such as vitest's `vmThreads` pool).
  *
  * @example
  * import OpenAI from 'openai';
@@ -38,9 +61,9 @@ export function existingSharedOpenAIInstrumentation(): OpenAIInstrumentation | u
  * instrumentOpenAI(OpenAI);
  * register();
  */
-export function instrumentOpenAI(openai: unknown): OpenAIInstrumentation {
+export function instrumentOpenAI(openai: unknown): OpenAIInstrumentation | undefined {
   const instrumentation = sharedOpenAIInstrumentation();
-  instrumentation.manuallyInstrument(openai);
+  instrumentation?.manuallyInstrument(openai);
   return instrumentation;
 }
 
@@ -52,5 +75,6 @@ export function instrumentOpenAI(openai: unknown): OpenAIInstrumentation {
  * register({ instrumentations: [...weftInstrumentations({ captureContent: false }), myOtherInstrumentation] });
  */
 export function weftInstrumentations(config?: OpenAIInstrumentationConfig): Instrumentation[] {
-  return [sharedOpenAIInstrumentation(config)];
+  const openai = sharedOpenAIInstrumentation(config);
+  return openai ? [openai] : [];
 }
