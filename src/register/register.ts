@@ -22,14 +22,14 @@ import { isNoopTracerProvider } from '../tracing/noop-provider.js';
 import { setWeftTracerProvider } from '../tracing/tracer.js';
 import { endUnfinished } from '../tracing/unfinished.js';
 import { apiKeyToHide, checkServiceUrlVariables, ENV, kindOf, parseBaseUrl, resolveConnection, WeftConfigError, withKeyHidden } from '../config/index.js';
-import { logLevelOrWarn, reportIgnoredLogLevel, reportOnce, warn } from '../diagnostics.js';
+import { debug, logLevelOrWarn, reportIgnoredLogLevel, reportOnce, warn } from '../diagnostics.js';
 import { readLogLevel } from '../log-level.js';
 import { createExportStats, type ExportStats } from './export-stats.js';
 import { reportFailure, resolveFlushTimeout } from './flush-timeout.js';
 import { warnIfBundledOpenAIUnpatched } from './bundled.js';
 import { pipelineFlushing } from './pipeline-flushing.js';
 import { CHAT_TRACING_OPTIONS, type RegisterOptions } from './options.js';
-import { STATE_KEY, state, ZERO_CODE_KEY } from './registration.js';
+import { GIVEN_OPTIONS_KEY, STATE_KEY, state, ZERO_CODE_KEY } from './registration.js';
 import { buildResource, routingAttributes } from './resource.js';
 import { sdkDisabled } from './sdk-disabled.js';
 import { checkRegisterOptions } from './check-options.js';
@@ -75,22 +75,46 @@ export interface WeftHandle {
 /**
  * What a second register() says: the first registration stays as it was, so the options of this call change nothing.
  * An app started with `--import weft/register` (or `-r`) that also calls `register({ project })` would otherwise send
- * its spans elsewhere than it asked, with no word of which of its options went unused.
+ * its spans elsewhere than it asked, with no word of which of its options went unused. Options that repeat what the
+ * first registration has (the same project, the same value) are not named; with none left, it is said at debug level.
  */
-function registeredAgain(existing: WeftHandle, given: unknown): string {
+function sayRegisteredAgain(existing: WeftHandle, given: unknown): void {
+  const first = state[GIVEN_OPTIONS_KEY] as Record<string, unknown> | undefined;
   const unused =
     typeof given === 'object' && given !== null
       ? Object.entries(given)
-          .filter(([, value]) => value !== undefined)
+          .filter(([name, value]) => value !== undefined && !appliedAlready(existing, first, name, value))
           .map(([name]) => `\`${name}\``)
       : [];
   const where = existing.endpoint
     ? `spans go to ${existing.project} at ${existing.endpoint}`
     : 'tracing is off, as the first call said';
-  if (unused.length === 0) return `register() was called again; the first registration stays (${where}).`;
+  if (unused.length === 0) {
+    debug(`register() was called again; the first registration stays (${where}).`);
+    return;
+  }
   const said = `register() was called again: this call's ${unused.join(', ')} ${unused.length === 1 ? 'was' : 'were'} not applied; the first registration stays (${where}).`;
-  if (state[ZERO_CODE_KEY] !== existing) return said;
-  return `${said} It was weft/register's (node --import or -r weft/register), made from the environment: set WEFT_PROJECT, WEFT_API_KEY, WEFT_BASE_URL or OTEL_SERVICE_NAME there, or start the app without weft/register (an ES module app then patches openai with instrumentOpenAI(OpenAI)).`;
+  if (state[ZERO_CODE_KEY] !== existing) {
+    warn(said);
+    return;
+  }
+  warn(`${said} It was weft/register's (node --import or -r weft/register), made from the environment: set WEFT_PROJECT, WEFT_API_KEY, WEFT_BASE_URL or OTEL_SERVICE_NAME there, or start the app without weft/register (an ES module app then patches openai with instrumentOpenAI(OpenAI)).`);
+}
+
+/** Whether an option of a second register() says what the first registration has: its project, or the first call's value. */
+function appliedAlready(existing: WeftHandle, first: Record<string, unknown> | undefined, name: string, value: unknown): boolean {
+  if (name === 'project' && value === existing.project && existing.endpoint) return true;
+  const before = first?.[name];
+  if (Object.is(before, value)) return true;
+  // Plain data (a resource attribute map, batch settings) given again as a new object of the same content.
+  return typeof value === 'object' && isPlainData(value) && isPlainData(before) && JSON.stringify(before) === JSON.stringify(value);
+}
+
+function isPlainData(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return typeof value !== 'function' && value !== undefined;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== Array.prototype) return false;
+  return Object.values(value).every(isPlainData);
 }
 
 function safely(what: string, work: () => Promise<void>): Promise<void> {
@@ -187,11 +211,13 @@ function chatTracingOptions(options: RegisterOptions): ChatTracingConfig | undef
 export function register(given?: RegisterOptions): WeftHandle {
   const existing = state[STATE_KEY];
   if (existing) {
-    warn(registeredAgain(existing, given));
+    sayRegisteredAgain(existing, given);
     return existing;
   }
   // The key is read first: no configuration error may quote it (a key pasted into another variable).
-  return withKeyHidden(apiKeyToHide(given), () => startTracing(given));
+  const handle = withKeyHidden(apiKeyToHide(given), () => startTracing(given));
+  state[GIVEN_OPTIONS_KEY] = given;
+  return handle;
 }
 
 function startTracing(given: RegisterOptions | undefined): WeftHandle {

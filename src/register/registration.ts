@@ -7,7 +7,9 @@ import type { WeftHandle } from './register.js';
 export const STATE_KEY = Symbol.for('weft.register.handle');
 /** The handle weft/register made, from the environment: an app started with it that calls register() too is told so. */
 export const ZERO_CODE_KEY = Symbol.for('weft.register.zero-code-handle');
-type GlobalState = { [STATE_KEY]?: WeftHandle; [ZERO_CODE_KEY]?: WeftHandle };
+/** The options the registration was made with (none for weft/register's): a later call that repeats them is quiet. */
+export const GIVEN_OPTIONS_KEY = Symbol.for('weft.register.given-options');
+type GlobalState = { [STATE_KEY]?: WeftHandle; [ZERO_CODE_KEY]?: WeftHandle; [GIVEN_OPTIONS_KEY]?: object | undefined };
 /** Where the registrations are kept: on `globalThis`, under the two keys. */
 export const state = globalThis as GlobalState;
 

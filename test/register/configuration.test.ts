@@ -209,4 +209,21 @@ describe('register() called again', () => {
       await weft.shutdown();
     }
   });
+
+  it('names no option that repeats the first registration, and warns of nothing when none is left', async () => {
+    const logger = recordingLogger();
+    const attributes = { team: 'search', tier: 2 };
+    const weft = register({ project: 'acme/first', instrumentations: [], logger, flushOnExit: false, resourceAttributes: attributes });
+    try {
+      // Two modules of one app that each register with the same settings.
+      register({ project: 'acme/first', instrumentations: [], flushOnExit: false, resourceAttributes: { team: 'search', tier: 2 } });
+      expect(logger.lines.filter((line) => line.includes('called again'))).toEqual([]);
+      register({ project: 'acme/first', serviceName: 'other', resourceAttributes: { team: 'ads', tier: 2 } });
+      const warned = logger.lines.filter((line) => line.includes('called again')).join('\n');
+      expect(warned).toContain("this call's `serviceName`, `resourceAttributes` were not applied");
+      expect(warned).not.toContain('`project`');
+    } finally {
+      await weft.shutdown();
+    }
+  });
 });
