@@ -61,12 +61,12 @@ describe('OTEL_SDK_DISABLED=true', () => {
     expect(receiver.requests).toHaveLength(0);
   });
 
-  it('is not read as disabled from any other value: the same app is traced and exported', async () => {
+  it.each(['false', '1', 'yes'])('is not read as disabled from %s: the same app is traced and exported', async (value) => {
     receiver = await startOtlpReceiver();
     server = await startOpenAIServer(HELLO);
     const fixture = fileURLToPath(new URL('fixtures/sdk-disabled.cjs', import.meta.url));
     const result = await runNode([fixture], {
-      OTEL_SDK_DISABLED: 'false',
+      OTEL_SDK_DISABLED: value,
       WEFT_BASE_URL: receiver.url,
       OPENAI_BASE_URL: server.baseURL,
       OPENAI_API_KEY: 'sk-disabled',
@@ -74,6 +74,9 @@ describe('OTEL_SDK_DISABLED=true', () => {
     expect(result.code).toBe(0);
     expect(report(result.stdout)).toMatchObject({ globalProviderRecords: true, openaiPatched: true, isGlobal: true });
     expect(receiver.spans().map((s) => s.name).sort()).toEqual(['chat disabled', 'manual', 'work']);
+    // A value that is neither true nor false was meant as something: said once; `false` is said nowhere.
+    const said = `${result.stdout}${result.stderr}`.match(/OTEL_SDK_DISABLED must be true or false/g) ?? [];
+    expect(said).toHaveLength(value === 'false' ? 0 : 1);
   });
 });
 
