@@ -88,10 +88,18 @@ function recordableDisplayName(name: unknown): string | undefined {
   return recordableText(name, 'display name');
 }
 
-/** `{ question: 'hi', k: 3 }` from the parameter names and the arguments; unnamed ones become `argN`. */
+/**
+ * `{ question: 'hi', k: 3 }` from the parameter names and the arguments; unnamed ones become `argN`. The one
+ * argument of a function whose one parameter is an object pattern (`({ city }) => …`, a tool) is the inputs itself,
+ * `{ city: 'Paris' }`. Arguments past the parameters a function declares are left out: it never named them, and a
+ * caller's extras can be large (openai's `runTools()` hands each tool its whole runner).
+ */
 function namedArguments(params: ParameterList, args: readonly unknown[]): Record<string, unknown> {
+  // A copy: a redactContent hook may rewrite the inputs it is given, never the app's own argument.
+  if (params.soleObjectPattern && isPlainObject(args[0])) return Object.assign({}, args[0]);
   const named: Record<string, unknown> = {};
-  for (let i = 0; i < args.length; i++) {
+  const count = params.known && params.restIndex === -1 ? Math.min(args.length, params.names.length) : args.length;
+  for (let i = 0; i < count; i++) {
     const key = params.names[i] ?? `arg${i}`;
     if (i === params.restIndex) {
       named[key] = args.slice(i);
@@ -191,4 +199,10 @@ export function op<F extends AnyFunction>(fn: F, options?: OpOptions): F {
 
 function definedOnly(options: OpOptions | undefined): OpOptions {
   return Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined)) as OpOptions;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }

@@ -2,15 +2,19 @@
  * Parameter names of a function, read once from its source text, so that a call's inputs read
  * `{ question: "…" }` rather than `{ arg0: "…" }`. A destructured parameter has no name (`undefined`, so the
  * caller falls back to `argN`); a rest parameter is marked so its values can be gathered into one array.
- * Native, bound and unparsable functions give `[]`.
+ * Native, bound and unparsable functions give `[]`, not `known`.
  */
 export interface ParameterList {
   readonly names: ReadonlyArray<string | undefined>;
   /** Index of a `...rest` parameter, or -1. */
   readonly restIndex: number;
+  /** Whether the list was read from the source: then an argument past its end is one the function never named. */
+  readonly known: boolean;
+  /** Whether the one parameter is an object pattern, `function getWeather({ city, unit })`: a tool's usual shape. */
+  readonly soleObjectPattern: boolean;
 }
 
-const EMPTY: ParameterList = { names: [], restIndex: -1 };
+const EMPTY: ParameterList = { names: [], restIndex: -1, known: false, soleObjectPattern: false };
 const IDENTIFIER = /^[A-Za-z_$\u00a0-\uffff][\w$\u00a0-\uffff]*$/;
 const BARE_ARROW = /^(?:async\s+)?([A-Za-z_$\u00a0-\uffff][\w$\u00a0-\uffff]*)\s*=>/;
 
@@ -20,7 +24,7 @@ export function parameterList(fn: Function): ParameterList {
     const source = stripComments(Function.prototype.toString.call(fn)).trim();
     if (source.endsWith('{ [native code] }') || source.startsWith('class')) return EMPTY;
     const bare = BARE_ARROW.exec(source);
-    if (bare) return { names: [bare[1]], restIndex: -1 };
+    if (bare) return { names: [bare[1]], restIndex: -1, known: true, soleObjectPattern: false };
     const inside = parenthesisedList(source);
     return inside === undefined ? EMPTY : parseParameters(inside);
   } catch {
@@ -59,18 +63,20 @@ function parenthesisedList(source: string): string | undefined {
 function parseParameters(list: string): ParameterList {
   const names: Array<string | undefined> = [];
   let restIndex = -1;
+  let objectPatterns = 0;
   for (const raw of splitTopLevel(list)) {
     let text = raw.trim();
     if (text === '') continue;
     const isRest = text.startsWith('...');
     if (isRest) text = text.slice(3).trim();
+    if (!isRest && text.startsWith('{')) objectPatterns++;
     const eq = text.indexOf('=');
     // In a destructuring pattern the `=` sits inside brackets; only a top-level one starts a default value.
     const name = (eq === -1 || /^[{[]/.test(text) ? text : text.slice(0, eq)).trim();
     if (isRest) restIndex = names.length;
     names.push(IDENTIFIER.test(name) ? name : undefined);
   }
-  return { names, restIndex };
+  return { names, restIndex, known: true, soleObjectPattern: names.length === 1 && objectPatterns === 1 };
 }
 
 /** Splits on commas outside brackets, strings and regular expressions. */

@@ -107,6 +107,40 @@ describe('op()', () => {
     expect(named(spans, 'max').attributes.output).toBe(7);
   });
 
+  it("records a tool's one object-pattern parameter as the inputs themselves", async () => {
+    const getWeather = op(function get_weather({ city, unit = 'C' }: { city: string; unit?: string }) {
+      return `${city}: 21°${unit}`;
+    });
+    const args = { city: 'Paris', unit: 'F' };
+    const spans = await h.capture(() => [getWeather(args), getWeather({ city: 'Oslo' })]);
+    const [first, second] = spans.filter((s) => s.name === 'get_weather');
+    expect(inputsOf(first!)).toEqual({ city: 'Paris', unit: 'F' });
+    expect(inputsOf(second!)).toEqual({ city: 'Oslo' });
+    expect(args).toEqual({ city: 'Paris', unit: 'F' });
+  });
+
+  it('leaves out arguments past the parameters a function declares, and keeps them all for a rest parameter or unreadable source', async () => {
+    // openai's runTools() calls a tool with its arguments and, after them, the whole runner.
+    const lookup = op(function lookup(query: string) {
+      return query.length;
+    });
+    const gather = op(function gather(first: string, ...more: unknown[]) {
+      return [first, ...more].length;
+    });
+    const none = op(function none() {
+      return 0;
+    });
+    const spans = await h.capture(() => {
+      const call = lookup as unknown as (...args: unknown[]) => number;
+      const callNone = none as unknown as (...args: unknown[]) => number;
+      return [call('cats', { messages: ['a long conversation'] }), gather('a', 'b', 'c'), callNone('ignored'), op(Math.min)(3, 1)];
+    });
+    expect(inputsOf(named(spans, 'lookup'))).toEqual({ query: 'cats' });
+    expect(inputsOf(named(spans, 'gather'))).toEqual({ first: 'a', more: ['b', 'c'] });
+    expect(named(spans, 'none').attributes.inputs).toBeUndefined();
+    expect(inputsOf(named(spans, 'min'))).toEqual({ arg0: 3, arg1: 1 });
+  });
+
   it('nests calls under the calling op, also across awaits', async () => {
     const leaf = op(async function leaf(n: number) {
       await new Promise((r) => setTimeout(r, 1));
