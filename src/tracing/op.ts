@@ -20,7 +20,10 @@ export interface TraceOptions extends ContentOptions {
 export interface OpOptions extends TraceOptions {
   /** The span name (the call's op name). Default: the function's name, else `anonymous`. */
   name?: string | undefined;
-  /** For generator functions: how many yielded values to keep as the output. Default 100; the rest are counted. */
+  /**
+   * For generator functions: how many yielded values to keep as the output. Default 100; the rest are counted. A
+   * generator that yields only strings (an answer streamed piece by piece) has their whole text as its output instead.
+   */
   maxYields?: number | undefined;
 }
 

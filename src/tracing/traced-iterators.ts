@@ -12,15 +12,36 @@ const ASYNC_ITERATOR_PROTOTYPE: object = Object.getPrototypeOf(Object.getPrototy
 
 type Method = 'next' | 'return' | 'throw';
 
-/** Collects yielded values up to a bound, counting the rest, and turns them into the call's output. */
+/** Most characters of a generator's yielded text kept for its output; far past any span attribute's length. */
+const MAX_TEXT_LENGTH = 1_000_000;
+
+/**
+ * Collects yielded values up to a bound, counting the rest, and turns them into the call's output: the values, or,
+ * when every one was a string (an answer streamed piece by piece), the text they make together, as a reader of the
+ * call wants to see it.
+ */
 class Yields {
   private readonly items: unknown[] = [];
   private count = 0;
+  // The text of the values so far, while all are strings; undefined from the first value that is not.
+  private text: string | undefined = '';
+  private textLength = 0;
   constructor(private readonly max: number) {}
   add(value: unknown): void {
     if (this.count++ < this.max) this.items.push(value);
+    if (this.text === undefined) return;
+    if (typeof value !== 'string') {
+      this.text = undefined;
+      return;
+    }
+    if (this.textLength < MAX_TEXT_LENGTH) this.text += value.slice(0, MAX_TEXT_LENGTH - this.textLength);
+    this.textLength += value.length;
   }
-  output(): unknown[] {
+  output(): unknown {
+    if (this.text !== undefined && this.count > 0) {
+      const cut = this.textLength - this.text.length;
+      return cut > 0 ? `${this.text}…[weft: ${cut} more chars]` : this.text;
+    }
     const dropped = this.count - this.items.length;
     return dropped > 0 ? [...this.items, `[weft: ${dropped} more items]`] : this.items;
   }
@@ -30,7 +51,8 @@ class Yields {
  * One span over a whole (sync) generator: it starts at the first `next()` (as the generator's body does), under
  * the context in which the generator function was called; every step runs with the span active, so spans made in
  * the body nest under it; it ends when the generator is done, returns early, or throws. The output is the yielded
- * values (the first `maxYields`, then a count). Results of every step are passed through unchanged.
+ * values (the first `maxYields`, then a count), or their text when all are strings. Results of every step are passed
+ * through unchanged.
  */
 export function traceGenerator<T, R, N>(
   inner: Generator<T, R, N>,

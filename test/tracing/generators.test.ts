@@ -66,6 +66,37 @@ describe('op() over generators', () => {
     expect(outputOf(named(spans, 'many'))).toEqual([0, 1, 2, '[weft: 7 more items]']);
   });
 
+  it('records the text of a generator that yields only strings, a streamed answer, however many pieces it has', async () => {
+    const pieces = Array.from({ length: 250 }, (_, i) => `w${i} `);
+    const answer = op(async function* stream_answer(question: string) {
+      for (const piece of pieces) yield piece;
+      return question;
+    });
+    const left = op(function* left_early() {
+      yield 'Hel';
+      yield 'lo';
+      yield ' never read';
+    });
+    const spans = await h.capture(async () => {
+      const received: string[] = [];
+      for await (const piece of answer('why?')) received.push(piece);
+      expect(received).toEqual(pieces);
+      for (const piece of left()) if (piece === 'lo') break;
+    });
+    expect(named(spans, 'stream_answer').attributes.output).toBe(pieces.join(''));
+    expect(named(spans, 'left_early').attributes.output).toBe('Hello');
+  });
+
+  it('keeps the values, not a text, once one of them is not a string', async () => {
+    const mixed = op(function* mixed() {
+      yield 'a';
+      yield 2;
+      yield 'c';
+    });
+    const spans = await h.capture(() => [...mixed()]);
+    expect(outputOf(named(spans, 'mixed'))).toEqual(['a', 2, 'c']);
+  });
+
   it('records an error thrown inside an async generator and rethrows the same instance', async () => {
     const boom = new Error('stream broke');
     const broken = op(async function* broken() {
