@@ -35,7 +35,7 @@ export interface ClientOptions extends ConnectionOptions {
   backoff?: BackoffOptions | undefined;
   /** Headers sent to every service. */
   headers?: Record<string, string> | undefined;
-  /** Name of the inference service's project header. Default `Compat-Project`. */
+  /** The one name of the inference service's project header. Default: both `Compat-Project` and `OpenAI-Project`. */
   inferenceProjectHeader?: string | undefined;
   /** Called before each retry, e.g. to log it; never receives headers. */
   onRetry?: ((event: RetryEvent) => void) | undefined;

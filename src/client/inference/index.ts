@@ -1,5 +1,5 @@
 export { InferenceClient, type InferenceClientOptions } from './inference-client.js';
-export { COMPAT_PROJECT_HEADER } from './project-header.js';
+export { COMPAT_PROJECT_HEADER, OPENAI_PROJECT_HEADER } from './project-header.js';
 export { ChatCompletions, type ChatCompletionsRoute, type ChatRequestOptions } from './chat/completions.js';
 export { ChatCompletionStream } from './chat/chat-completion-stream.js';
 export { STREAM_INCOMPLETE } from './chat/chunk-stream.js';

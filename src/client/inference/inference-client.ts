@@ -3,16 +3,20 @@ import type { HttpCore } from '../core/http.js';
 import { ChatCompletions } from './chat/completions.js';
 import { type ChatTracingOption, resolveChatTracing } from './chat/trace-chat.js';
 import { Models } from './models/models.js';
-import { COMPAT_PROJECT_HEADER } from './project-header.js';
+import { COMPAT_PROJECT_HEADER, OPENAI_PROJECT_HEADER } from './project-header.js';
 
 /** Options of {@link InferenceClient}. */
 export interface InferenceClientOptions {
   /**
    * `team/project` that usage and per-project concurrency limits are counted against, sent as the
-   * {@link COMPAT_PROJECT_HEADER} header. Without it the service uses the key's default entity.
+   * {@link COMPAT_PROJECT_HEADER} header and as {@link OPENAI_PROJECT_HEADER}, the name the hosted service reads.
+   * Without it the service uses the key's default entity.
    */
   project?: string | undefined;
-  /** The name of the project header, for deployments that use another one. Default {@link COMPAT_PROJECT_HEADER}. */
+  /**
+   * The one name to send the project header under, for a deployment that reads another. Default: both
+   * {@link COMPAT_PROJECT_HEADER} and {@link OPENAI_PROJECT_HEADER}.
+   */
   projectHeader?: string | undefined;
   /**
    * How chat calls are traced: the same options as the `openai` instrumentation (`captureContent`,
@@ -44,11 +48,12 @@ export class InferenceClient {
   constructor(core: HttpCore, options: InferenceClientOptions = {}) {
     const headers: Record<string, string> = {};
     if (options.project !== undefined) {
-      const name = options.projectHeader ?? COMPAT_PROJECT_HEADER;
-      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+      const name = options.projectHeader;
+      if (name !== undefined && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
         throw new TypeError(`weft: option \`projectHeader\` must be an HTTP header name, got ${JSON.stringify(name)}.`);
       }
-      headers[name] = parseProject(options.project).id;
+      const project = parseProject(options.project).id;
+      for (const header of name !== undefined ? [name] : [COMPAT_PROJECT_HEADER, OPENAI_PROJECT_HEADER]) headers[header] = project;
     }
     this.chat = {
       completions: new ChatCompletions(core, {

@@ -64,14 +64,27 @@ describe('inference chat.completions.create', () => {
     server = await startLoopbackServer((_req, res) => sendJson(res, 200, completion()));
     await inferenceClient(server.origin, {}).chat.completions.create({ model: 'm/x', messages: [{ role: 'user', content: 'Hi' }] });
     expect(server.requests[0]?.headers['compat-project']).toBeUndefined();
+    expect(server.requests[0]?.headers['openai-project']).toBeUndefined();
   });
 
-  it('sends the project under another header name when the deployment needs one', async () => {
+  it("sends the project under the spec's name and the hosted service's, with the same value", async () => {
     server = await startLoopbackServer((_req, res) => sendJson(res, 200, completion()));
-    const client = inferenceClient(server.origin, { project: 'team/proj', projectHeader: 'OpenAI-Project' });
+    const client = inferenceClient(server.origin, { project: 'team/proj' });
     await client.chat.completions.create({ model: 'm/x', messages: [{ role: 'user', content: 'Hi' }] });
-    expect(server.requests[0]?.headers['openai-project']).toBe('team/proj');
+    await client.models.list();
+    for (const request of server.requests) {
+      expect(request.headers['compat-project']).toBe('team/proj');
+      expect(request.headers['openai-project']).toBe('team/proj');
+    }
+  });
+
+  it('sends the project under the one header name a deployment needs', async () => {
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, completion()));
+    const client = inferenceClient(server.origin, { project: 'team/proj', projectHeader: 'X-Project' });
+    await client.chat.completions.create({ model: 'm/x', messages: [{ role: 'user', content: 'Hi' }] });
+    expect(server.requests[0]?.headers['x-project']).toBe('team/proj');
     expect(server.requests[0]?.headers['compat-project']).toBeUndefined();
+    expect(server.requests[0]?.headers['openai-project']).toBeUndefined();
   });
 
   it('rejects a project that is not team/project, naming the option', () => {
