@@ -86,17 +86,22 @@ function printTable(rows: Row[]): void {
 
 const external = process.env.WEFT_BASE_URL;
 const dev = external
-  ? { url: external, v1Url: process.env.WEFT_INFERENCE_BASE_URL ?? `${external}/v1`, close: async () => {} }
+  ? {
+      url: external,
+      v1Url: process.env.WEFT_INFERENCE_BASE_URL ?? `${external}/v1`,
+      trainingUrl: process.env.WEFT_TRAINING_BASE_URL ?? `${external}/training/v1`,
+      close: async () => {},
+    }
   : await startDevService({ port: 0, log: false });
 const apiKey = process.env.WEFT_API_KEY;
 let exitCode = 0;
 try {
-  console.log(`weft demo: weft dev is ${external ? 'at' : 'listening on'} ${dev.url} (trace) and ${dev.v1Url} (inference, training)\n`);
+  console.log(`weft demo: weft dev is ${external ? 'at' : 'listening on'} ${dev.url} (trace), ${dev.v1Url} (inference) and ${dev.trainingUrl} (training)\n`);
   console.log('▶ examples/quickstart.ts');
   const code = await runQuickstart({
     WEFT_BASE_URL: dev.url,
     WEFT_INFERENCE_BASE_URL: dev.v1Url,
-    WEFT_TRAINING_BASE_URL: dev.v1Url,
+    WEFT_TRAINING_BASE_URL: dev.trainingUrl,
     WEFT_PROJECT: PROJECT,
     ...(apiKey ? { WEFT_API_KEY: apiKey } : {}),
   });

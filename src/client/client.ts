@@ -25,7 +25,10 @@ export interface ClientOptions extends ConnectionOptions {
    * trace service is on this machine (a `weft dev` serves all three), else `http://127.0.0.1:4780/v1`.
    */
   inferenceBaseUrl?: string | undefined;
-  /** Training service address, ending in `/v1`. Env: `WEFT_TRAINING_BASE_URL`. Default: as `inferenceBaseUrl`'s. */
+  /**
+   * Training service address, ending in `/v1`. Env: `WEFT_TRAINING_BASE_URL`. Default: `{baseUrl}/training/v1` when
+   * the trace service is on this machine (where `weft dev` serves it), else `http://127.0.0.1:4780/training/v1`.
+   */
   trainingBaseUrl?: string | undefined;
   /** Per-attempt timeout in milliseconds (wait for headers, then silence mid-body). Default 60 000. */
   timeoutMs?: number | undefined;

@@ -3,14 +3,14 @@ import { WeftConfigError } from './errors.js';
 /**
  * Where `weft dev` listens unless told otherwise, and so where weft sends everything when nothing is
  * configured (the embedded default). All three services share the one port: the trace service at the
- * root, the inference and training services under `/v1`.
+ * root, the inference service under `/v1`, the training service under `/training/v1`.
  */
 export const DEFAULT_DEV_HOST = '127.0.0.1';
 /** The port `weft dev` listens on unless told otherwise: 4780. */
 export const DEFAULT_DEV_PORT = 4780;
 /**
  * The base URL weft uses when none is configured: `weft dev` on this machine, `http://127.0.0.1:4780` (the
- * inference and training services are under its `/v1`).
+ * inference service is under its `/v1`, the training service under its `/training/v1`).
  */
 export const DEFAULT_DEV_URL = `http://${DEFAULT_DEV_HOST}:${DEFAULT_DEV_PORT}`;
 
@@ -351,10 +351,12 @@ export function checkServiceUrlVariables(env: Env = process.env): void {
 }
 
 /**
- * Resolves the base URL of the inference or training service: option, then environment variable, then `/v1` below
- * the trace service's base URL when that is on this machine (`weft dev` serves all three on one port, whichever
- * port it was given), else the default dev service's `/v1`. A remote trace service says nothing of where the other
- * two are (the hosted services live on other hosts), so nothing is derived from it.
+ * Resolves the base URL of the inference or training service: option, then environment variable, then, below the
+ * trace service's base URL when that is on this machine (`weft dev` serves all three on one port, whichever port it
+ * was given), else below the default dev service, `/v1` for the inference service and `/training/v1` for the
+ * training service (which weft dev serves on its own there, its chat apart from the inference service's). A remote
+ * trace service says nothing of where the other two are (the hosted services live on other hosts), so nothing is
+ * derived from it.
  *
  * @param traceBaseUrl the trace service's resolved base URL; by default, `WEFT_BASE_URL` from `env`.
  */
@@ -367,7 +369,8 @@ export function resolveServiceUrl(
 ): string {
   const chosen = pick(value, envVar, env, option);
   if (chosen !== undefined) return parseBaseUrl(chosen, option, envVar);
-  return traceBaseUrl !== undefined && isLoopbackUrl(traceBaseUrl) ? joinUrl(traceBaseUrl, '/v1') : `${DEFAULT_DEV_URL}/v1`;
+  const devPath = envVar === ENV.trainingBaseUrl ? '/training/v1' : '/v1';
+  return traceBaseUrl !== undefined && isLoopbackUrl(traceBaseUrl) ? joinUrl(traceBaseUrl, devPath) : `${DEFAULT_DEV_URL}${devPath}`;
 }
 
 function traceBaseUrlFrom(env: Env): string | undefined {

@@ -57,7 +57,7 @@ function clientSettings(service: DevService): string[] {
     `  weft's clients look for ${DEFAULT_DEV_HOST}:${DEFAULT_DEV_PORT} unless told otherwise; to use this service, set`,
     `    WEFT_BASE_URL=${base}`,
     `    WEFT_INFERENCE_BASE_URL=${base}/v1`,
-    `    WEFT_TRAINING_BASE_URL=${base}/v1`,
+    `    WEFT_TRAINING_BASE_URL=${base}/training/v1`,
   ];
 }
 
@@ -142,7 +142,7 @@ export async function runDevCommand(argv: string[], io: CommandIo = defaultIo): 
       `weft dev listening on ${service.url}`,
       `  trace service:     ${service.url}  (OTLP: ${service.url}/otel/v1/traces)`,
       `  inference service: ${service.v1Url}  (OpenAI-compatible: /chat/completions, /models)`,
-      `  training service:  ${service.v1Url}  (/preview/...)`,
+      `  training service:  ${service.trainingUrl}  (/preview/..., /chat/completions)`,
       `  auth:              ${apiKey === undefined ? 'any key accepted' : 'Bearer key required'}`,
       `  storage:           ${values.data ? `${values.data} (append-only)` : 'memory only'}`,
       ...clientSettings(service),

@@ -27,7 +27,7 @@ import { tableRoutes } from './trace/tables-routes.js';
 import { threadRoutes } from './trace/threads-routes.js';
 import { v2EvaluationRecordRoutes } from './trace/v2-evaluation-records.js';
 import { v2ObjectRoutes } from './trace/v2-object-routes.js';
-import { trainingRoutes } from './training/routes.js';
+import { TRAINING_PREFIX, trainingRoutes } from './training/routes.js';
 import { TrainingSimulator } from './training/simulator.js';
 import { TrainingStore } from './training/store.js';
 import { DevWriter } from './writer.js';
@@ -65,10 +65,15 @@ export interface DevServiceOptions {
 
 /** A running dev service. */
 export interface DevService {
-  /** Base URL of the trace service, e.g. `http://127.0.0.1:4780`; inference and training are at `${url}/v1`. */
+  /** Base URL of the trace service, e.g. `http://127.0.0.1:4780`. */
   readonly url: string;
-  /** Base URL of the inference and training services (`${url}/v1`). */
+  /** Base URL of the inference service (`${url}/v1`), where the training service is served too (see {@link trainingUrl}). */
   readonly v1Url: string;
+  /**
+   * Base URL of the training service on its own (`${url}/training/v1`), weft's default for it: there its chat's
+   * `/chat/completions` is the training service's with or without the trailing slash, as on the hosted service.
+   */
+  readonly trainingUrl: string;
   readonly host: string;
   readonly port: number;
   /** Stops listening, ends open connections and training timers, and closes the data file. */
@@ -84,7 +89,7 @@ function positiveInteger(value: number, option: string): number {
 
 /**
  * Starts `weft dev` in this process: one HTTP server standing in for the trace service (at the root), the
- * inference service and the training service (both under `/v1`), with an offline model and simulated
+ * inference service (under `/v1`) and the training service (under `/training/v1`, and `/v1` too), with an offline model and simulated
  * training. For tests, examples and local development; it never leaves 127.0.0.1 unless told to.
  *
  * @example
@@ -168,6 +173,7 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
   return {
     url,
     v1Url: `${url}/v1`,
+    trainingUrl: `${url}${TRAINING_PREFIX}/v1`,
     host: address.address,
     port: address.port,
     close() {

@@ -103,7 +103,7 @@ describe('WEFT_BASE_URL alone, pointing at a `weft dev` on another port', () => 
     process.env.WEFT_BASE_URL = dev.url;
     const client = new Client({ maxRetries: 0 });
     try {
-      expect(client.baseUrls).toEqual({ trace: dev.url, inference: `${dev.url}/v1`, training: `${dev.url}/v1` });
+      expect(client.baseUrls).toEqual({ trace: dev.url, inference: `${dev.url}/v1`, training: `${dev.url}/training/v1` });
       expect((await client.inference.models.list()).data.length).toBeGreaterThan(0);
       // Answered by the training service (an unknown job), not refused at the connection.
       await expect(client.training.jobs.get('00000000-0000-4000-8000-000000000000')).rejects.toBeInstanceOf(WeftNotFoundError);
@@ -113,7 +113,7 @@ describe('WEFT_BASE_URL alone, pointing at a `weft dev` on another port', () => 
   });
 
   it('and so does the `baseUrl` option', () => {
-    expect(new Client({ baseUrl: dev.url }).baseUrls).toMatchObject({ inference: `${dev.url}/v1`, training: `${dev.url}/v1` });
+    expect(new Client({ baseUrl: dev.url }).baseUrls).toMatchObject({ inference: `${dev.url}/v1`, training: `${dev.url}/training/v1` });
   });
 
   it('gives way to WEFT_INFERENCE_BASE_URL and WEFT_TRAINING_BASE_URL when they are set', () => {
@@ -126,6 +126,6 @@ describe('WEFT_BASE_URL alone, pointing at a `weft dev` on another port', () => 
   it('derives nothing from a trace service on another host, where the hosted services live apart', () => {
     process.env.WEFT_BASE_URL = 'https://trace.example.com';
     process.env.WEFT_PROJECT = 'acme/app';
-    expect(new Client().baseUrls).toMatchObject({ inference: 'http://127.0.0.1:4780/v1', training: 'http://127.0.0.1:4780/v1' });
+    expect(new Client().baseUrls).toMatchObject({ inference: 'http://127.0.0.1:4780/v1', training: 'http://127.0.0.1:4780/training/v1' });
   });
 });

@@ -44,7 +44,7 @@ describe('the weft command', () => {
     running.child.kill('SIGTERM');
     const result = await running.exited;
     expect(result.stdout).toContain(
-      [`    WEFT_BASE_URL=${url}`, `    WEFT_INFERENCE_BASE_URL=${url}/v1`, `    WEFT_TRAINING_BASE_URL=${url}/v1`].join('\n'),
+      [`    WEFT_BASE_URL=${url}`, `    WEFT_INFERENCE_BASE_URL=${url}/v1`, `    WEFT_TRAINING_BASE_URL=${url}/training/v1`].join('\n'),
     );
   });
 

@@ -83,9 +83,9 @@ function shapeIssues(body: Record<string, unknown>): ValidationIssue[] {
 
 /**
  * `POST /v1/chat/completions/` of the training service, answered by the offline model with FastAPI's 422
- * `{detail}` for a bad body (reference §1.6, §1.8). weft dev serves the inference and training services under
- * one `/v1`, where `/v1/chat/completions` is the inference service's; the training service's trailing-slash
- * twin is the one path that tells the two apart, so that is where this route lives.
+ * `{detail}` for a bad body (reference §1.6, §1.8). Under the `/v1` weft dev shares with the inference service,
+ * `/v1/chat/completions` is the inference service's, and this trailing-slash twin the one path that tells the two
+ * apart; under the training service's own `/training/v1` both are this route (see `trainingRoutes`).
  */
 export function trainingChatRoute(): Route {
   return {

@@ -56,11 +56,27 @@ function order(url: URL): 'asc' | 'desc' {
   return value;
 }
 
+/** Where weft dev serves the training service on its own, `/training/v1`: weft's default for it. */
+export const TRAINING_PREFIX = '/training';
+
 /**
- * The training service under `/v1`: models and checkpoints, RL and SFT jobs with their events, health and
- * system check, and its chat endpoint. Jobs run in {@link TrainingSimulator}.
+ * The training service: models and checkpoints, RL and SFT jobs with their events, health and system check, and its
+ * chat endpoint, with jobs run in {@link TrainingSimulator}. Served twice: under `/training/v1`, its own base, where
+ * `/chat/completions` is the training service's with or without the trailing slash, as on the hosted one; and under
+ * the `/v1` it shares with the inference service, where only the trailing-slash chat path is the training service's.
  */
 export function trainingRoutes(sim: TrainingSimulator, defaultEntity: string): Route[] {
+  const routes = sharedV1Routes(sim, defaultEntity);
+  const chat = trainingChatRoute();
+  return [
+    ...routes,
+    ...routes.map((route) => ({ ...route, path: `${TRAINING_PREFIX}${route.path}` })),
+    { ...chat, path: `${TRAINING_PREFIX}${chat.path.slice(0, -1)}` },
+  ];
+}
+
+/** The training service's routes under `/v1`. */
+function sharedV1Routes(sim: TrainingSimulator, defaultEntity: string): Route[] {
   return [
     trainingChatRoute(),
     {

@@ -52,4 +52,28 @@ describe('the clients against weft dev', () => {
     for await (const checkpoint of client.training.models.checkpoints.listAll(model.id, { limit: 2 })) steps.push(checkpoint.step);
     expect(steps.length).toBeGreaterThan(1);
   });
+
+  it("answers the training client's chat by default as the training service, on its own base URL", async () => {
+    // No base URLs given: the defaults below weft dev's, where the training service has a base of its own.
+    const byDefault = new Client({ baseUrl: dev.url, project: 'local/default', maxRetries: 0 });
+    try {
+      expect(byDefault.baseUrls.training).toBe(dev.trainingUrl);
+      // A trained model's name, which the inference service would answer with 404 model_not_found.
+      const trained = 'wandb-artifact:///local/default/my-agent:step3';
+      for (const trailingSlash of [false, true]) {
+        const answer = await byDefault.training.chat.completions.create(
+          { model: 'Qwen/Qwen3-30B-A3B-Instruct-2507', messages: [{ role: 'user', content: 'Say hi' }] },
+          { trailingSlash },
+        );
+        expect(answer.choices[0]?.message.content).toBeTruthy();
+        await expect(
+          byDefault.training.chat.completions.create({ model: trained, messages: 'not a list' as never }, { trailingSlash }),
+        ).rejects.toMatchObject({ status: 422 });
+      }
+      // The shared /v1 still serves the training service's routes, its chat at the trailing-slash path.
+      expect((await client.training.health()) as unknown).toEqual({ status: 'ok' });
+    } finally {
+      await byDefault.close();
+    }
+  });
 });
