@@ -149,6 +149,14 @@ void client.inference.chat.completions.create({ model: 'm', messages: [], guided
 // @ts-expect-error: a named field keeps its type
 void client.inference.chat.completions.create({ model: 'm', messages: [], top_k: 'forty' });
 void client.training.chat.completions.create({ model: 'm', messages: [], min_p: count, include_reasoning: flag });
+// The training service needs only `messages` (a null or absent model is the one it serves), and takes the legacy
+// `function` role and a chat template's own roles, which the inference service's types do not.
+void client.training.chat.completions.create({ messages: [{ role: 'user', content: 'hi' }] });
+void client.training.chat.completions.create({ model: null, messages: [{ role: 'function', name: 'f', content: '{}' }, { role: 'critic', content: 'ok' }] });
+// @ts-expect-error: the inference service needs a model
+void client.inference.chat.completions.create({ messages: [] });
+// @ts-expect-error: and takes the four roles of its reference
+void client.inference.chat.completions.create({ model: 'm', messages: [{ role: 'critic', content: 'ok' }] });
 void client.training.models.create({ project: 'p', name: 'n', base_model: 'b', entity: text, return_existing: flag });
 void client.training.models.checkpoints.list('model', { after: text, limit: count, order: undefined });
 void client.training.jobs.createRl({

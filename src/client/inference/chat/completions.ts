@@ -4,7 +4,7 @@ import type { CallOptions } from '../../core/types.js';
 import { ChatCompletionStream } from './chat-completion-stream.js';
 import { notAnEventStream, readChatChunks } from './chunk-stream.js';
 import { type ResolvedChatTracing, traceChat } from './trace-chat.js';
-import type { ChatCompletionResponse, ChatCompletionCreateParams, ChatCompletionCreateParamsBase } from './types.js';
+import type { ChatCompletionCreateParams, ChatCompletionCreateParamsBase, ChatCompletionResponse, ChatCompletionSettings } from './types.js';
 
 /** Options of one chat call: an `AbortSignal`, a timeout per attempt, retries, extra headers. */
 export type ChatRequestOptions = CallOptions;
@@ -29,7 +29,7 @@ export interface ChatCompletionsRoute<O extends ChatRequestOptions = ChatRequest
  * read (any 5xx, 408, a timeout, a broken connection), or `{ maxRetries: 0 }` for no retries at all.
  */
 export class ChatCompletions<
-  P extends ChatCompletionCreateParamsBase = ChatCompletionCreateParamsBase,
+  P extends ChatCompletionSettings & { messages: readonly unknown[] } = ChatCompletionCreateParamsBase,
   O extends ChatRequestOptions = ChatRequestOptions,
 > {
   constructor(
@@ -59,7 +59,7 @@ export class ChatCompletions<
     return traceChat<ChatCompletionResponse | ChatCompletionStream>(
       this.route.tracing,
       this.core.baseUrl,
-      withStreamUsage(body as ChatCompletionCreateParams),
+      withStreamUsage(body as unknown as ChatCompletionCreateParams),
       (request) => (request.stream === true ? this.sendStreaming(path, request, call) : this.send(path, request, call)),
       call.signal ?? undefined,
     );

@@ -154,10 +154,14 @@ export interface VllmSamplingParams {
 }
 
 /** The body of `POST /chat/completions`, common to both variants (streamed or not). */
-export interface ChatCompletionCreateParamsBase extends VllmSamplingParams {
+export interface ChatCompletionCreateParamsBase extends ChatCompletionSettings {
   /** A model id from the model list, e.g. `OpenPipe/Qwen3-14B-Instruct`, or a LoRA artifact URI. */
   model: string;
   messages: ChatMessage[];
+}
+
+/** What a chat request may say besides its `model` and `messages`: the same on the inference and training services. */
+export interface ChatCompletionSettings extends VllmSamplingParams {
   tools?: ChatFunctionTool[] | undefined;
   tool_choice?: ChatToolChoice | undefined;
   parallel_tool_calls?: boolean | undefined;

@@ -1,9 +1,31 @@
-import type { ChatCompletionCreateParamsBase } from '../../inference/chat/types.js';
+import type { ChatCompletionSettings, ChatMessage } from '../../inference/chat/types.js';
 
 export type { VllmSamplingParams } from '../../inference/chat/types.js';
 
-/**
- * A chat request to the training service. `model` is usually a trained checkpoint,
- * `wandb-artifact:///{entity}/{project}/{name}:step{N}` (an opaque string to weft).
- */
-export type TrainingChatParams = ChatCompletionCreateParamsBase;
+/** A message of the legacy `function` role, answering an assistant's `function_call`. */
+export interface ChatFunctionMessage {
+  role: 'function';
+  name: string;
+  content: string | null;
+  [k: string]: unknown;
+}
+
+/** A message under a role of the model's own chat template, which the training service's vLLM passes on. */
+export interface ChatCustomRoleMessage {
+  role: string;
+  content?: unknown;
+  [k: string]: unknown;
+}
+
+/** One message of a training chat request: the inference service's kinds, and those the training service adds. */
+export type TrainingChatMessage = ChatMessage | ChatFunctionMessage | ChatCustomRoleMessage;
+
+/** A chat request to the training service (reference §1.8: only `messages` is required). */
+export interface TrainingChatParams extends ChatCompletionSettings {
+  /**
+   * Usually a trained checkpoint, `wandb-artifact:///{entity}/{project}/{name}:step{N}` (an opaque string to weft).
+   * Optional: without it the service answers with the model it serves.
+   */
+  model?: string | null | undefined;
+  messages: TrainingChatMessage[];
+}
