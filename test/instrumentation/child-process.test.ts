@@ -29,6 +29,7 @@ const CONTENT = { [INPUT]: JSON.stringify(HI_INPUT), [OUTPUT]: JSON.stringify(HE
 function plainCall(recorded: readonly (typeof INPUT | typeof OUTPUT)[]): Record<string, unknown> {
   return {
     'gen_ai.operation.name': 'chat',
+    'weave.span.kind': 'llm',
     'gen_ai.provider.name': 'openai',
     'openai.api.type': 'chat_completions',
     'gen_ai.request.model': 'gpt-4o-mini',
@@ -45,6 +46,7 @@ function expectChatSpans(spans: DecodedSpan[]): void {
   const [plain, streamed] = spans;
   expect(plain?.attributes).toMatchObject({
     'gen_ai.operation.name': 'chat',
+    'weave.span.kind': 'llm',
     'gen_ai.provider.name': 'openai',
     'server.port': peers.server.port,
     'gen_ai.response.id': 'chatcmpl-hello',

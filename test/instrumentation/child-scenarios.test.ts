@@ -301,6 +301,7 @@ describe.each(MAJORS)('$major', ({ alias }) => {
       const span = spanNamed(spans(), `chat ${name}`);
       expect(withContentParsed(span.attributes)).toEqual({
         'gen_ai.operation.name': 'chat',
+        'weave.span.kind': 'llm',
         'gen_ai.provider.name': 'openai',
         'openai.api.type': 'chat_completions',
         'gen_ai.request.model': name,

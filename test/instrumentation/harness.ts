@@ -53,6 +53,7 @@ export async function startHarness(config: OpenAIInstrumentationConfig = {}): Pr
     },
     common: (model = 'gpt-4o-mini') => ({
       'gen_ai.operation.name': 'chat',
+      'weave.span.kind': 'llm',
       'gen_ai.provider.name': 'openai',
       'openai.api.type': 'chat_completions',
       'gen_ai.request.model': model,

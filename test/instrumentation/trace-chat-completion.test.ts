@@ -23,6 +23,7 @@ const REQUEST: ChatCompletionRequest = { model: 'weft-model', messages: [{ role:
 const SERVER = 'https://inference.example.com:8443/v1';
 const COMMON = {
   'gen_ai.operation.name': 'chat',
+  'weave.span.kind': 'llm',
   'gen_ai.provider.name': 'openai',
   'openai.api.type': 'chat_completions',
   'gen_ai.request.model': 'weft-model',

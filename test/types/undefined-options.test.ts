@@ -46,7 +46,7 @@ describe('an option set to undefined is not given', () => {
       tracing: undefined,
     });
     open.push(client);
-    expect(client.baseUrls).toEqual({ trace: service.url, inference: service.v1Url, training: service.v1Url });
+    expect(client.baseUrls).toEqual({ trace: service.url, inference: service.v1Url, training: service.trainingUrl });
     const options = { signal: undefined, timeoutMs: undefined, maxRetries: undefined, idempotent: undefined, headers: undefined };
     expect(await client.inference.models.list(options)).toMatchObject({ object: 'list' });
   });

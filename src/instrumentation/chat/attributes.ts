@@ -24,6 +24,7 @@ export function chatRequestAttributes(request: ChatCompletionRequest, server: Ch
   const attributes: Attributes = {
     [semconv.ATTR_GEN_AI_OPERATION_NAME]: semconv.GEN_AI_OPERATION_CHAT,
     [semconv.ATTR_GEN_AI_PROVIDER_NAME]: server.providerName,
+    [semconv.ATTR_WEAVE_SPAN_KIND]: semconv.WEAVE_SPAN_KIND_LLM,
   };
   set(attributes, semconv.ATTR_SERVER_ADDRESS, server.address);
   set(attributes, semconv.ATTR_SERVER_PORT, server.port);

@@ -1,8 +1,9 @@
 /**
  * The attribute keys and values weft writes on chat spans: the OpenTelemetry GenAI semantic conventions
  * (development status: the `gen_ai.*` registry and the inference span of
- * github.com/open-telemetry/semantic-conventions-genai, where they moved from semantic-conventions after v1.40), plus the one key the trace service
- * reads for the call's total token count (`llm.usage.total_tokens`, see the trace service reference §3.2).
+ * github.com/open-telemetry/semantic-conventions-genai, where they moved from semantic-conventions after v1.40), plus two keys the trace service
+ * reads (the trace service reference §3.2): the call's total token count (`llm.usage.total_tokens`) and its kind
+ * (`weave.span.kind`, `llm`, which lets the calls of a model be told from the app's own ops).
  */
 
 export const ATTR_GEN_AI_OPERATION_NAME = 'gen_ai.operation.name';
@@ -35,6 +36,9 @@ export const ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS = 'gen_ai.usage.cache_rea
 export const ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS = 'gen_ai.usage.reasoning.output_tokens';
 /** Not semconv: the trace service reads the total only from here (it does not sum input and output). */
 export const ATTR_LLM_USAGE_TOTAL_TOKENS = 'llm.usage.total_tokens';
+/** The call's kind, `attributes.kind` in the trace service, as an op's `kind` option sets it. */
+export const ATTR_WEAVE_SPAN_KIND = 'weave.span.kind';
+export const WEAVE_SPAN_KIND_LLM = 'llm';
 
 export const ATTR_GEN_AI_INPUT_MESSAGES = 'gen_ai.input.messages';
 export const ATTR_GEN_AI_OUTPUT_MESSAGES = 'gen_ai.output.messages';

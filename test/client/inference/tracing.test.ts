@@ -39,6 +39,7 @@ describe('chat calls of the clients are traced like the openai instrumentation t
     // The whole set, as the openai instrumentation records it: one mapping for every caller, nothing of the client's own.
     expect(span?.attributes).toEqual({
       'gen_ai.operation.name': 'chat',
+      'weave.span.kind': 'llm',
       'gen_ai.provider.name': 'openai',
       'openai.api.type': 'chat_completions',
       'gen_ai.request.model': 'meta-llama/Llama-3.1-8B-Instruct',
