@@ -30,6 +30,7 @@ export function buildResource(
   extra: Record<string, string | number | boolean> = {},
 ): Resource {
   warnIfResourceAttributesDropped();
+  warnIfRoutingOverridden(routing);
   const own: Record<string, string | number | boolean> = { 'weft.version': VERSION, ...extra, ...routing };
   if (serviceName !== undefined) own['service.name'] = serviceName;
   return defaultResource().merge(detectResources({ detectors: [envDetector] })).merge(resourceFromAttributes(own));
@@ -53,6 +54,26 @@ function warnIfResourceAttributesDropped(env: Record<string, string | undefined>
     'otel-resource-attributes',
     `ignoring ${RESOURCE_ATTRIBUTES_ENV}: its entry ${bad + 1} of ${entries.length} cannot be read, and OTel drops the whole variable (expected comma-separated key=value pairs, keys not empty, "," and "=" percent-encoded, keys and values at most ${MAX_LENGTH} characters).`,
   );
+}
+
+/**
+ * Says, once, that `OTEL_RESOURCE_ATTRIBUTES` names another project than weft routes to: the project (`project`,
+ * `WEFT_PROJECT`) sets `wandb.entity` and `wandb.project`, and wins, as `register()` refuses them in
+ * `resourceAttributes`. Spans would otherwise go elsewhere than the variable says, without a word.
+ */
+function warnIfRoutingOverridden(routing: Record<string, string>, env: Record<string, string | undefined> = process.env): void {
+  const raw = env[RESOURCE_ATTRIBUTES_ENV];
+  if (!raw?.includes('wandb.')) return;
+  for (const entry of raw.split(',')) {
+    if (!readableEntry(entry)) continue;
+    const [key, value] = entry.split('=').map((part) => decodeURIComponent(part.trim())) as [string, string];
+    if (!ROUTING_ATTRIBUTES.includes(key) || routing[key] === value) continue;
+    reportOnce(
+      'otel-resource-routing',
+      `${RESOURCE_ATTRIBUTES_ENV} sets ${key}, which weft sets from its project (the \`project\` option, WEFT_PROJECT): spans go to ${routing[ENTITY_ATTRIBUTE]}/${routing[PROJECT_ATTRIBUTE]}. Set WEFT_PROJECT to send them elsewhere.`,
+    );
+    return;
+  }
 }
 
 function readableEntry(entry: string): boolean {

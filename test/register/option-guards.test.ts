@@ -210,10 +210,25 @@ describe('a malformed OTEL_RESOURCE_ATTRIBUTES, which OTel drops whole', () => {
   });
 
   it('is not, when every entry reads', async () => {
-    process.env.OTEL_RESOURCE_ATTRIBUTES = 'good=1, team=a%2Cb';
+    process.env.OTEL_RESOURCE_ATTRIBUTES = 'good=1, team=a%2Cb, wandb.project=guards';
     const logger = recordingLogger();
     await startWith({ logger });
     expect(logger.lines.join('\n')).not.toContain('OTEL_RESOURCE_ATTRIBUTES');
+  });
+});
+
+describe('OTEL_RESOURCE_ATTRIBUTES naming another project than weft routes to', () => {
+  it('is warned about once, saying where the spans go, which is where the resource says', async () => {
+    process.env.OTEL_RESOURCE_ATTRIBUTES = 'team=a,wandb.project=elsewhere';
+    const logger = recordingLogger();
+    const handle = await startWith({ logger });
+    handle.tracerProvider.getTracer('t').startSpan('routed').end();
+    await handle.forceFlush();
+    const said = logger.lines.filter((line) => line.includes('OTEL_RESOURCE_ATTRIBUTES'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain('sets wandb.project, which weft sets from its project');
+    expect(said[0]).toContain('spans go to acme/guards');
+    expect(receiver?.requests[0]?.spans[0]?.resource).toMatchObject({ 'wandb.entity': 'acme', 'wandb.project': 'guards', team: 'a' });
   });
 });
 
