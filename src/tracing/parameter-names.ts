@@ -8,7 +8,11 @@ export interface ParameterList {
   readonly names: ReadonlyArray<string | undefined>;
   /** Index of a `...rest` parameter, or -1. */
   readonly restIndex: number;
-  /** Whether the list was read from the source: then an argument past its end is one the function never named. */
+  /**
+   * Whether the list was read from the source and is the whole of what the function reads: then an argument past its
+   * end is one the function never named. Not for a function that reads `arguments` (compiled `...rest` or default
+   * values, a wrapper such as lodash's `memoize`).
+   */
   readonly known: boolean;
   /** Whether the one parameter is an object pattern, `function getWeather({ city, unit })`: a tool's usual shape. */
   readonly soleObjectPattern: boolean;
@@ -23,10 +27,15 @@ export function parameterList(fn: Function): ParameterList {
   try {
     const source = stripComments(Function.prototype.toString.call(fn)).trim();
     if (source.endsWith('{ [native code] }') || source.startsWith('class')) return EMPTY;
+    // An arrow function has no `arguments` of its own, but one inside a function it sits in does: either way the
+    // word in the source says that more arguments than the named ones may be read.
+    const readsArguments = /\barguments\b/.test(source);
     const bare = BARE_ARROW.exec(source);
-    if (bare) return { names: [bare[1]], restIndex: -1, known: true, soleObjectPattern: false };
+    if (bare) return { names: [bare[1]], restIndex: -1, known: !readsArguments, soleObjectPattern: false };
     const inside = parenthesisedList(source);
-    return inside === undefined ? EMPTY : parseParameters(inside);
+    if (inside === undefined) return EMPTY;
+    const list = parseParameters(inside);
+    return readsArguments ? { ...list, known: false } : list;
   } catch {
     return EMPTY;
   }

@@ -1,7 +1,5 @@
-import { EventEmitter } from 'node:events';
-import { IncomingMessage } from 'node:http';
 import { isCredentialName, longestSecretLength, scrubSecrets } from '../secrets.js';
-import { httpMessageSummary } from './node-io.js';
+import { describeNodeIo } from './node-io.js';
 
 /** Options for {@link safeStringify}. */
 export interface SerializeOptions {
@@ -314,12 +312,11 @@ function shapeOf(value: object, limit: number): Shape {
     // toJSON may hand back a fresh object each time; the depth limit still bounds the recursion.
     if (replaced !== value) return { replaced };
   }
-  // Node's I/O objects (a request or response, a socket, a server, a stream, a child process) hold their internals,
-  // not data: a request is summed up, any other emitter named. An op around a request handler is common.
-  if (value instanceof IncomingMessage) return { replaced: readSafely(() => httpMessageSummary(value, MARK.redacted)) };
-  if (value instanceof EventEmitter) return { leaf: `[${constructorName(value) ?? 'EventEmitter'}]` };
+  const io = readSafely(() => describeNodeIo(value, MARK.redacted)) as ReturnType<typeof describeNodeIo> | typeof MARK.unreadable;
+  if (io === MARK.unreadable) return { leaf: MARK.unreadable };
+  if (io && !('without' in io)) return io;
   if (isBoxedPrimitive(value)) return { replaced: value.valueOf() };
-  const keys = Object.keys(value);
+  const keys = io ? Object.keys(value).filter((key) => !io.without.includes(key)) : Object.keys(value);
   if (keys.length === 0 && !isPlainObject(value)) return { leaf: `[${constructorName(value) ?? 'Object'}]` };
   // Its keys, read as they are written: a huge object costs its keys' list, not a closure each.
   return { keys, of: value };

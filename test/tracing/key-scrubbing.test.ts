@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,19 +105,28 @@ describe("an HTTP request handed to an op, as a request handler's is", () => {
       res.end('ok');
       return { socket: req.socket };
     });
-    const server = createServer((req, res) => void handle(req, res));
+    const server = createServer((req, res) => {
+      // What a framework parses before the handler runs (Express's body-parser and router).
+      Object.assign(req, { body: { question: 'why?', password: 'body-canary-3c9d' }, params: { id: '7' } });
+      void handle(req, res);
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     try {
       const spans = await capture(async () => {
-        const answer = await fetch(`http://127.0.0.1:${port}/ask?q=1`, {
+        const answer = await fetch(`http://127.0.0.1:${port}/ask?q=1&access_token=query-canary-5e0b`, {
           headers: { authorization: `Bearer ${WEFT_KEY}`, cookie: 'session=cookie-canary-81f2', 'x-api-key': 'header-canary-77a1', 'x-trace': 'kept' },
         });
         await answer.text();
       });
       const span = named(spans, 'handle');
       const inputs = inputsOf(span) as { req: { method: string; url: string; headers: Record<string, string> }; res: unknown };
-      expect(inputs.req).toMatchObject({ method: 'GET', url: '/ask?q=1' });
+      expect(inputs.req).toMatchObject({
+        method: 'GET',
+        url: '/ask?q=1&access_token=%5Bweft%3A%20redacted%5D',
+        params: { id: '7' },
+        body: { question: 'why?', password: '[weft: redacted]' },
+      });
       expect(inputs.req.headers).toMatchObject({
         authorization: '[weft: redacted]',
         cookie: '[weft: redacted]',
@@ -126,10 +136,31 @@ describe("an HTTP request handed to an op, as a request handler's is", () => {
       expect(inputs.res).toBe('[ServerResponse]');
       expect(outputOf(span)).toEqual({ socket: '[Socket]' });
       const recorded = everythingRecorded(spans);
-      for (const secret of [WEFT_KEY, 'cookie-canary-81f2', 'header-canary-77a1']) expect(recorded).not.toContain(secret);
+      for (const secret of [WEFT_KEY, 'cookie-canary-81f2', 'header-canary-77a1', 'query-canary-5e0b', 'body-canary-3c9d']) {
+        expect(recorded).not.toContain(secret);
+      }
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe("an app's own event emitter handed to an op", () => {
+  it('is recorded by its fields, without the emitter bookkeeping every one has', async () => {
+    class Agent extends EventEmitter {
+      constructor(
+        readonly name: string,
+        readonly goal: string,
+      ) {
+        super();
+        this.on('step', () => undefined);
+      }
+    }
+    const run = op(function run(agent: Agent) {
+      return agent.goal.length;
+    });
+    const spans = await capture(() => run(new Agent('bob', 'find the answer')));
+    expect(inputsOf(named(spans, 'run'))).toEqual({ agent: { name: 'bob', goal: 'find the answer' } });
   });
 });
 

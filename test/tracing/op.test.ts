@@ -119,7 +119,7 @@ describe('op()', () => {
     expect(args).toEqual({ city: 'Paris', unit: 'F' });
   });
 
-  it('leaves out arguments past the parameters a function declares, and keeps them all for a rest parameter or unreadable source', async () => {
+  it('leaves out arguments past the parameters a function declares, and keeps them all for a rest parameter, `arguments` or unreadable source', async () => {
     // openai's runTools() calls a tool with its arguments and, after them, the whole runner.
     const lookup = op(function lookup(query: string) {
       return query.length;
@@ -130,11 +130,20 @@ describe('op()', () => {
     const none = op(function none() {
       return 0;
     });
+    // What TypeScript makes of `...values` for ES5, and what a wrapper (lodash's memoize) reads: every argument.
+    const sum = op(function sum() {
+      let total = 0;
+      // biome-ignore lint/complexity/noArguments: what compiled code and wrappers do, which this test is about.
+      for (let i = 0; i < arguments.length; i++) total += arguments[i] as number;
+      return total;
+    });
     const spans = await h.capture(() => {
       const call = lookup as unknown as (...args: unknown[]) => number;
       const callNone = none as unknown as (...args: unknown[]) => number;
-      return [call('cats', { messages: ['a long conversation'] }), gather('a', 'b', 'c'), callNone('ignored'), op(Math.min)(3, 1)];
+      const callSum = sum as unknown as (...args: number[]) => number;
+      return [call('cats', { messages: ['a long conversation'] }), gather('a', 'b', 'c'), callNone('ignored'), op(Math.min)(3, 1), callSum(1, 2, 3)];
     });
+    expect(inputsOf(named(spans, 'sum'))).toEqual({ arg0: 1, arg1: 2, arg2: 3 });
     expect(inputsOf(named(spans, 'lookup'))).toEqual({ query: 'cats' });
     expect(inputsOf(named(spans, 'gather'))).toEqual({ first: 'a', more: ['b', 'c'] });
     expect(named(spans, 'none').attributes.inputs).toBeUndefined();
