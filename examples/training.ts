@@ -4,7 +4,7 @@
  *
  * Runs against `weft dev` with no configuration (`npm run dev` in another terminal), or against the real
  * services through the environment:
- *   WEFT_TRAINING_BASE_URL   training service, ends in /v1 (default: weft dev's /v1)
+ *   WEFT_TRAINING_BASE_URL   training service, ends in /v1 (default: weft dev's /training/v1)
  *   WEFT_INFERENCE_BASE_URL  inference service, ends in /v1 (default: weft dev's /v1)
  *   WEFT_BASE_URL            trace service, for the chat spans (default: weft dev)
  *   WEFT_API_KEY, WEFT_PROJECT (entity/project)

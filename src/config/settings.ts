@@ -369,9 +369,15 @@ export function resolveServiceUrl(
 ): string {
   const chosen = pick(value, envVar, env, option);
   if (chosen !== undefined) return parseBaseUrl(chosen, option, envVar);
-  const devPath = envVar === ENV.trainingBaseUrl ? '/training/v1' : '/v1';
+  const devPath = DEV_PATHS[envVar] ?? '/v1';
   return traceBaseUrl !== undefined && isLoopbackUrl(traceBaseUrl) ? joinUrl(traceBaseUrl, devPath) : `${DEFAULT_DEV_URL}${devPath}`;
 }
+
+/** Where `weft dev` serves each service below its base URL, by the service's variable. */
+const DEV_PATHS: Readonly<Record<string, string>> = {
+  [ENV.inferenceBaseUrl]: '/v1',
+  [ENV.trainingBaseUrl]: '/training/v1',
+};
 
 function traceBaseUrlFrom(env: Env): string | undefined {
   const value = pick(undefined, ENV.baseUrl, env);

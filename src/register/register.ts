@@ -22,7 +22,7 @@ import { isNoopTracerProvider } from '../tracing/noop-provider.js';
 import { setWeftTracerProvider } from '../tracing/tracer.js';
 import { endUnfinished } from '../tracing/unfinished.js';
 import { apiKeyToHide, checkServiceUrlVariables, ENV, kindOf, parseBaseUrl, resolveConnection, WeftConfigError, withKeyHidden } from '../config/index.js';
-import { debug, logLevelOrWarn, reportIgnoredLogLevel, reportOnce, warn } from '../diagnostics.js';
+import { debug, logLevelOrWarn, reportIgnoredLogLevel, reportOnce, reportOwnFailure, warn } from '../diagnostics.js';
 import { readLogLevel } from '../log-level.js';
 import { createExportStats, type ExportStats } from './export-stats.js';
 import { reportFailure, resolveFlushTimeout } from './flush-timeout.js';
@@ -34,6 +34,7 @@ import { buildResource, routingAttributes } from './resource.js';
 import { sdkDisabled } from './sdk-disabled.js';
 import { checkRegisterOptions } from './check-options.js';
 import { exportPipeline } from './span-processor.js';
+import { isPlainObject } from '../is-plain-object.js';
 
 /** What {@link register} returns: the provider it built, and the means to flush and stop it. */
 export interface WeftHandle {
@@ -101,21 +102,39 @@ function sayRegisteredAgain(existing: WeftHandle, given: unknown): void {
   warn(`${said} It was weft/register's (node --import or -r weft/register), made from the environment: set WEFT_PROJECT, WEFT_API_KEY, WEFT_BASE_URL or OTEL_SERVICE_NAME there, or start the app without weft/register (an ES module app then patches openai with instrumentOpenAI(OpenAI)).`);
 }
 
-/** Whether an option of a second register() says what the first registration has: its project, or the first call's value. */
+/**
+ * Whether an option of a second register() says what the first registration has: its project, the first call's
+ * value, or, for an option the first call left to the environment (weft/register's), the variable's value.
+ */
 function appliedAlready(existing: WeftHandle, first: Record<string, unknown> | undefined, name: string, value: unknown): boolean {
   if (name === 'project' && value === existing.project && existing.endpoint) return true;
-  const before = first?.[name];
-  if (Object.is(before, value)) return true;
-  // Plain data (a resource attribute map, batch settings) given again as a new object of the same content.
-  return typeof value === 'object' && isPlainData(value) && isPlainData(before) && JSON.stringify(before) === JSON.stringify(value);
+  const variable = VARIABLE_OF[name];
+  const before = first?.[name] ?? (variable === undefined ? undefined : process.env[variable]);
+  return sameValue(before, value, 4);
 }
 
-function isPlainData(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return typeof value !== 'function' && value !== undefined;
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== Array.prototype) return false;
-  return Object.values(value).every(isPlainData);
+// The options a registration made from the environment takes from these variables.
+const VARIABLE_OF: Readonly<Record<string, string>> = {
+  apiKey: ENV.apiKey,
+  baseUrl: ENV.baseUrl,
+  serviceName: 'OTEL_SERVICE_NAME',
+};
+
+/**
+ * The same value: the same thing, or plain data and arrays (a resource attribute map, batch settings, a new list of
+ * the same instrumentations) of the same content, compared `depth` levels down at most (a cycle is no match).
+ */
+function sameValue(a: unknown, b: unknown, depth: number): boolean {
+  if (Object.is(a, b)) return true;
+  if (depth === 0 || typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameValue(item, b[i], depth - 1));
+  }
+  if (!isPlainObject(a) || !isPlainObject(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => key in b && sameValue(a[key], b[key], depth - 1));
 }
+
 
 function safely(what: string, work: () => Promise<void>): Promise<void> {
   return work().catch(reportFailure(what));
@@ -211,7 +230,12 @@ function chatTracingOptions(options: RegisterOptions): ChatTracingConfig | undef
 export function register(given?: RegisterOptions): WeftHandle {
   const existing = state[STATE_KEY];
   if (existing) {
-    sayRegisteredAgain(existing, given);
+    try {
+      sayRegisteredAgain(existing, given);
+    } catch (error) {
+      // Options weft cannot read (a getter that throws, a Proxy): the first registration stays, as always.
+      reportOwnFailure('register-again', 'register() was called again, and weft could not compare its options', error);
+    }
     return existing;
   }
   // The key is read first: no configuration error may quote it (a key pasted into another variable).

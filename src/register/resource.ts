@@ -64,13 +64,15 @@ function warnIfResourceAttributesDropped(env: Record<string, string | undefined>
 function warnIfRoutingOverridden(routing: Record<string, string>, env: Record<string, string | undefined> = process.env): void {
   const raw = env[RESOURCE_ATTRIBUTES_ENV];
   if (!raw?.includes('wandb.')) return;
-  for (const entry of raw.split(',')) {
-    if (!readableEntry(entry)) continue;
+  const entries = raw.split(',').filter((entry) => entry.trim() !== '');
+  // OTel drops the whole variable for one entry it cannot read (said above): then it sets nothing.
+  if (!entries.every(readableEntry)) return;
+  for (const entry of entries) {
     const [key, value] = entry.split('=').map((part) => decodeURIComponent(part.trim())) as [string, string];
     if (!ROUTING_ATTRIBUTES.includes(key) || routing[key] === value) continue;
     reportOnce(
       'otel-resource-routing',
-      `${RESOURCE_ATTRIBUTES_ENV} sets ${key}, which weft sets from its project (the \`project\` option, WEFT_PROJECT): spans go to ${routing[ENTITY_ATTRIBUTE]}/${routing[PROJECT_ATTRIBUTE]}. Set WEFT_PROJECT to send them elsewhere.`,
+      `${RESOURCE_ATTRIBUTES_ENV} sets ${key}, which weft sets from its project (the \`project\` option, WEFT_PROJECT): spans go to ${routing[ENTITY_ATTRIBUTE]}/${routing[PROJECT_ATTRIBUTE]}. Set the project (\`project\`, else WEFT_PROJECT) to send them elsewhere.`,
     );
     return;
   }

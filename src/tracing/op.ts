@@ -3,8 +3,9 @@ import { ATTR, customAttributes, recordableText } from './attributes.js';
 import { type ParameterList, parameterList } from './parameter-names.js';
 import { type ContentOptions, checkContentOptions } from './content-options.js';
 import { type CallPlan, runTraced } from './traced-call.js';
-import { DEFAULT_MAX_YIELDS, traceAsyncGenerator, traceGenerator } from './traced-iterators.js';
+import { DEFAULT_MAX_YIELDS, traceAsyncGenerator, traceGenerator, type YieldOptions } from './traced-iterators.js';
 import { activeContext } from './active-context.js';
+import { isPlainObject } from '../is-plain-object.js';
 
 /** Options shared by {@link op}, `withSpan()` and `@traced()`. */
 export interface TraceOptions extends ContentOptions {
@@ -22,9 +23,15 @@ export interface OpOptions extends TraceOptions {
   name?: string | undefined;
   /**
    * For generator functions: how many yielded values to keep as the output. Default 100; the rest are counted. A
-   * generator that yields only strings (an answer streamed piece by piece) has their whole text as its output instead.
+   * generator that yields only strings (an answer streamed piece by piece) has their whole text as its output instead,
+   * unless `joinStrings` is false.
    */
   maxYields?: number | undefined;
+  /**
+   * For generator functions that yield only strings: record them joined, as the text they make (default true), or,
+   * with false, as the list of values (file names, lines, ids), as any other generator's.
+   */
+  joinStrings?: boolean | undefined;
 }
 
 /**
@@ -64,6 +71,19 @@ function shapeOf(fn: Function): Shape {
   if (tag === '[object GeneratorFunction]') return 'generator';
   if (tag === '[object AsyncGeneratorFunction]') return 'async-generator';
   return 'plain';
+}
+
+/** The generator options of an op, checked: a bad one is said as the op is made, not at its first call. */
+function yieldOptions(options: OpOptions | undefined): YieldOptions {
+  const max = options?.maxYields ?? DEFAULT_MAX_YIELDS;
+  if (!Number.isInteger(max) || max < 0) {
+    throw new TypeError(`weft: option \`maxYields\` must be a whole number of values (0 or more), got ${String(max)}.`);
+  }
+  const joinStrings = options?.joinStrings ?? true;
+  if (typeof joinStrings !== 'boolean') {
+    throw new TypeError(`weft: option \`joinStrings\` must be true or false, got ${typeof joinStrings}.`);
+  }
+  return { max, joinStrings };
 }
 
 /** The span plan of an op or block: its name and the attributes every call shares. */
@@ -126,7 +146,7 @@ export function traceFunction<F extends AnyFunction>(
   const fn = (op as { [OP_INFO]?: OpInfo })[OP_INFO]?.original ?? op;
   const shape = shapeOf(fn);
   const params = parameterList(fn);
-  const maxYields = options?.maxYields ?? DEFAULT_MAX_YIELDS;
+  const yields = yieldOptions(options);
 
   const traced = function (this: unknown, ...args: unknown[]): unknown {
     // A constructor call is passed straight through: a span per `new` is not what op() is for. `new op(Foo)()`
@@ -138,8 +158,8 @@ export function traceFunction<F extends AnyFunction>(
     const parent = activeContext();
     const inner = Reflect.apply(fn, this, args);
     return shape === 'generator'
-      ? traceGenerator(inner, plan, parent, inputs, maxYields)
-      : traceAsyncGenerator(inner, plan, parent, inputs, maxYields);
+      ? traceGenerator(inner, plan, parent, inputs, yields)
+      : traceAsyncGenerator(inner, plan, parent, inputs, yields);
   };
   keepOwnProperties(traced, op);
   Object.defineProperty(traced, OP_INFO, { value: { shape, original: fn, options } satisfies OpInfo });
@@ -204,8 +224,3 @@ function definedOnly(options: OpOptions | undefined): OpOptions {
   return Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined)) as OpOptions;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object') return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}

@@ -1,5 +1,6 @@
 import { isCredentialName, longestSecretLength, scrubSecrets } from '../secrets.js';
 import { describeNodeIo } from './node-io.js';
+import { isPlainObject } from '../is-plain-object.js';
 
 /** Options for {@link safeStringify}. */
 export interface SerializeOptions {
@@ -396,10 +397,6 @@ function functionName(fn: Function): string {
   }
 }
 
-function isPlainObject(value: object): boolean {
-  const proto = Object.getPrototypeOf(value);
-  return proto === null || proto === Object.prototype;
-}
 
 function isBoxedPrimitive(value: object): value is { valueOf(): unknown } {
   return value instanceof String || value instanceof Number || value instanceof Boolean;

@@ -15,6 +15,12 @@ type Method = 'next' | 'return' | 'throw';
 /** Most characters of a generator's yielded text kept for its output; far past any span attribute's length. */
 const MAX_TEXT_LENGTH = 1_000_000;
 
+/** How a generator's yielded values become its output: at most `max` of them, or, all strings, joined. */
+export interface YieldOptions {
+  readonly max: number;
+  readonly joinStrings: boolean;
+}
+
 /**
  * Collects yielded values up to a bound, counting the rest, and turns them into the call's output: the values, or,
  * when every one was a string (an answer streamed piece by piece), the text they make together, as a reader of the
@@ -23,10 +29,14 @@ const MAX_TEXT_LENGTH = 1_000_000;
 class Yields {
   private readonly items: unknown[] = [];
   private count = 0;
+  private readonly max: number;
   // The text of the values so far, while all are strings; undefined from the first value that is not.
-  private text: string | undefined = '';
+  private text: string | undefined;
   private textLength = 0;
-  constructor(private readonly max: number) {}
+  constructor(options: YieldOptions) {
+    this.max = options.max;
+    this.text = options.joinStrings ? '' : undefined;
+  }
   add(value: unknown): void {
     if (this.count++ < this.max) this.items.push(value);
     if (this.text === undefined) return;
@@ -59,11 +69,11 @@ export function traceGenerator<T, R, N>(
   plan: CallPlan,
   parent: Context,
   inputs: () => Record<string, unknown>,
-  maxYields: number,
+  yieldOptions: YieldOptions,
 ): Generator<T, R, N> {
   let call: ActiveCall | undefined;
   let state: 'new' | 'running' | 'ended' = 'new';
-  const yields = new Yields(maxYields);
+  const yields = new Yields(yieldOptions);
 
   const step = (method: Method, arg: unknown): IteratorResult<T, R> => {
     if (state === 'new') {
@@ -102,11 +112,11 @@ export function traceAsyncGenerator<T, R, N>(
   plan: CallPlan,
   parent: Context,
   inputs: () => Record<string, unknown>,
-  maxYields: number,
+  yieldOptions: YieldOptions,
 ): AsyncGenerator<T, R, N> {
   let call: ActiveCall | undefined;
   let state: 'new' | 'running' | 'ended' = 'new';
-  const yields = new Yields(maxYields);
+  const yields = new Yields(yieldOptions);
 
   const step = (method: Method, arg: unknown): Promise<IteratorResult<T, R>> => {
     if (state === 'new') {

@@ -46,10 +46,9 @@ describe('the examples', () => {
 describe('the client examples', () => {
   it('training.ts fine-tunes, watches the job to the end, and chats, against weft dev', async () => {
     const dev = await devService();
+    // The service addresses as a user's defaults derive them from WEFT_BASE_URL.
     const result = await runNode(['--import', 'tsx', 'examples/training.ts'], {
       WEFT_BASE_URL: dev.url,
-      WEFT_INFERENCE_BASE_URL: dev.v1Url,
-      WEFT_TRAINING_BASE_URL: dev.v1Url,
       WEFT_PROJECT: 'me/tuning',
     });
     expect(result.stderr).toBe('');

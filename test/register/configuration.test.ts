@@ -226,4 +226,26 @@ describe('register() called again', () => {
       await weft.shutdown();
     }
   });
+
+  it('takes an option the first call left to its variable as applied when it repeats it, and never throws on options it cannot compare', async () => {
+    const logger = recordingLogger();
+    const instrumentations = weftInstrumentations();
+    process.env.WEFT_API_KEY = KEY;
+    try {
+      const weft = register({ project: 'acme/first', instrumentations, logger, flushOnExit: false });
+      try {
+        // The key from the same variable, and the same instrumentation in a new list.
+        register({ project: 'acme/first', apiKey: process.env.WEFT_API_KEY, instrumentations: [...instrumentations] });
+        expect(logger.lines.filter((line) => line.includes('called again'))).toEqual([]);
+        const cyclic: Record<string, unknown> = { team: 'a' };
+        cyclic.self = cyclic;
+        expect(register({ project: 'acme/first', resourceAttributes: cyclic as never, batch: { maxQueueSize: 10n as never } })).toBe(weft);
+        expect(logger.lines.join('\n')).toContain("this call's `resourceAttributes`, `batch` were not applied");
+      } finally {
+        await weft.shutdown();
+      }
+    } finally {
+      delete process.env.WEFT_API_KEY;
+    }
+  });
 });

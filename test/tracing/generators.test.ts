@@ -87,6 +87,32 @@ describe('op() over generators', () => {
     expect(named(spans, 'left_early').attributes.output).toBe('Hello');
   });
 
+  it('keeps a list of strings as the values with joinStrings: false, and refuses a bad generator option by name', async () => {
+    const files = op(
+      function* files() {
+        yield 'a.txt';
+        yield 'b.txt';
+      },
+      { joinStrings: false },
+    );
+    const spans = await h.capture(() => [...files()]);
+    expect(outputOf(named(spans, 'files'))).toEqual(['a.txt', 'b.txt']);
+    expect(() => op(function* f() {}, { joinStrings: 'no' as never })).toThrow(/`joinStrings` must be true or false/);
+    expect(() => op(function* f() {}, { maxYields: -1 })).toThrow(/`maxYields` must be a whole number/);
+  });
+
+  it('cuts a joined text past a million characters, saying how many more there were', async () => {
+    const piece = 'x'.repeat(1000);
+    const long = op(
+      function* long() {
+        for (let i = 0; i < 1100; i++) yield piece;
+      },
+      { maxAttributeLength: 2_000_000 },
+    );
+    const spans = await h.capture(() => [...long()].length);
+    expect(named(spans, 'long').attributes.output).toBe(`${'x'.repeat(1_000_000)}…[weft: 100000 more chars]`);
+  });
+
   it('keeps the values, not a text, once one of them is not a string', async () => {
     const mixed = op(function* mixed() {
       yield 'a';

@@ -23,7 +23,7 @@ import {
   weftSpanProcessor,
   withThread,
 } from 'weft';
-import type { ChatCompletionCreateParamsNonStreaming } from 'weft';
+import type { ChatCompletionCreateParamsNonStreaming, ChatCustomRoleMessage, TrainingChatMessage } from 'weft';
 import { type DevServiceOptions, startDevService } from 'weft/dev';
 
 const env = process.env;
@@ -152,7 +152,10 @@ void client.training.chat.completions.create({ model: 'm', messages: [], min_p: 
 // The training service needs only `messages` (a null or absent model is the one it serves), and takes the legacy
 // `function` role and a chat template's own roles, which the inference service's types do not.
 void client.training.chat.completions.create({ messages: [{ role: 'user', content: 'hi' }] });
-void client.training.chat.completions.create({ model: null, messages: [{ role: 'function', name: 'f', content: '{}' }, { role: 'critic', content: 'ok' }] });
+const critic: ChatCustomRoleMessage = { role: 'critic', content: 'ok' };
+void client.training.chat.completions.create({ model: null, messages: [{ role: 'function', name: 'f', content: '{}' }, critic as unknown as TrainingChatMessage] });
+// @ts-expect-error: a standard role's message is still checked (a tool message needs its tool_call_id)
+void client.training.chat.completions.create({ messages: [{ role: 'tool', content: 'x' }] });
 // @ts-expect-error: the inference service needs a model
 void client.inference.chat.completions.create({ messages: [] });
 // @ts-expect-error: and takes the four roles of its reference

@@ -37,7 +37,7 @@ function makeInstrumentation(config: OpenAIInstrumentationConfig | undefined): O
     const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     reportOnce(
       'openai-instrumentation-unavailable',
-      `cannot hook the loading of modules here (${reason}), so openai calls are not traced; ops, withSpan() and the export work as usual. A test runner's VM sandbox does this (vitest's vmThreads pool): its forks or threads pool has none.`,
+      `could not set up its openai instrumentation (${reason}), so openai calls are not traced; ops, withSpan() and the export work as usual. A test runner's VM sandbox, where OTel cannot hook the loading of modules, does this (vitest's vmThreads pool: its forks or threads pool does not).`,
     );
     return undefined;
   }

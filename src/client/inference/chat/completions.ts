@@ -100,8 +100,9 @@ export class ChatCompletions<
 
 /**
  * A stream asks for its usage chunk unless the caller set `include_usage`: the inference service's reference advises
- * it, and a vLLM server (the training service's kind) sends none unasked. The chunk reaches the caller, last, with
- * empty `choices`, on both services alike.
+ * it, and whether the training service (a vLLM server, which sends none unasked unless told to) sends it unasked is
+ * not documented (reference §1.9). The chunk reaches the caller, last, with empty `choices`, on both services alike,
+ * as the inference service's documented stream ends.
  */
 function withStreamUsage(body: ChatCompletionCreateParams): ChatCompletionCreateParams {
   if (body.stream !== true || body.stream_options?.include_usage !== undefined) return body;

@@ -10,15 +10,19 @@ export interface ChatFunctionMessage {
   [k: string]: unknown;
 }
 
-/** A message under a role of the model's own chat template, which the training service's vLLM passes on. */
+/**
+ * A message under a role of the model's own chat template, which the training service's vLLM passes on. Not part of
+ * {@link TrainingChatMessage}, where a role of any name would leave the standard roles' messages unchecked: build one
+ * as `customRole as unknown as TrainingChatMessage`.
+ */
 export interface ChatCustomRoleMessage {
   role: string;
   content?: unknown;
   [k: string]: unknown;
 }
 
-/** One message of a training chat request: the inference service's kinds, and those the training service adds. */
-export type TrainingChatMessage = ChatMessage | ChatFunctionMessage | ChatCustomRoleMessage;
+/** One message of a training chat request: the inference service's kinds, and the legacy `function` role. */
+export type TrainingChatMessage = ChatMessage | ChatFunctionMessage;
 
 /** A chat request to the training service (reference §1.8: only `messages` is required). */
 export interface TrainingChatParams extends ChatCompletionSettings {
