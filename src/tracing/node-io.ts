@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { Agent } from 'node:http';
 import { Server } from 'node:net';
 import { Stream } from 'node:stream';
-import { isCredentialHeader, isCredentialName } from '../secrets.js';
+import { isCredentialHeader } from '../secrets.js';
 
 /**
  * How an op records Node's I/O objects, which hold internals rather than data, and an HTTP request handed to it (an
@@ -54,7 +54,10 @@ function requestSummary(request: HttpRequestLike, redacted: string): Record<stri
   return summary;
 }
 
-/** `/cb?code=1&access_token=…` with the values of credential-named parameters redacted. */
+/**
+ * `/cb?code=1&access_token=…` with the values of credential-named parameters redacted, named as a credential header
+ * may be: `key` and `api_key` too (Google's APIs and many others take the key as `?key=`).
+ */
 function urlWithoutCredentials(url: string, redacted: string): string {
   const query = url.indexOf('?');
   if (query === -1) return url;
@@ -62,7 +65,7 @@ function urlWithoutCredentials(url: string, redacted: string): string {
   let changed = false;
   const kept = params.map((param) => {
     const eq = param.indexOf('=');
-    if (eq === -1 || !isCredentialName(safeDecode(param.slice(0, eq)))) return param;
+    if (eq === -1 || !isCredentialHeader(safeDecode(param.slice(0, eq)))) return param;
     changed = true;
     return `${param.slice(0, eq + 1)}${encodeURIComponent(redacted)}`;
   });

@@ -114,7 +114,7 @@ describe("an HTTP request handed to an op, as a request handler's is", () => {
     const { port } = server.address() as AddressInfo;
     try {
       const spans = await capture(async () => {
-        const answer = await fetch(`http://127.0.0.1:${port}/ask?q=1&access_token=query-canary-5e0b`, {
+        const answer = await fetch(`http://127.0.0.1:${port}/ask?q=1&access_token=query-canary-5e0b&key=key-canary-1f4a`, {
           headers: { authorization: `Bearer ${WEFT_KEY}`, cookie: 'session=cookie-canary-81f2', 'x-api-key': 'header-canary-77a1', 'x-trace': 'kept' },
         });
         await answer.text();
@@ -123,7 +123,7 @@ describe("an HTTP request handed to an op, as a request handler's is", () => {
       const inputs = inputsOf(span) as { req: { method: string; url: string; headers: Record<string, string> }; res: unknown };
       expect(inputs.req).toMatchObject({
         method: 'GET',
-        url: '/ask?q=1&access_token=%5Bweft%3A%20redacted%5D',
+        url: '/ask?q=1&access_token=%5Bweft%3A%20redacted%5D&key=%5Bweft%3A%20redacted%5D',
         params: { id: '7' },
         body: { question: 'why?', password: '[weft: redacted]' },
       });
@@ -136,7 +136,7 @@ describe("an HTTP request handed to an op, as a request handler's is", () => {
       expect(inputs.res).toBe('[ServerResponse]');
       expect(outputOf(span)).toEqual({ socket: '[Socket]' });
       const recorded = everythingRecorded(spans);
-      for (const secret of [WEFT_KEY, 'cookie-canary-81f2', 'header-canary-77a1', 'query-canary-5e0b', 'body-canary-3c9d']) {
+      for (const secret of [WEFT_KEY, 'cookie-canary-81f2', 'header-canary-77a1', 'query-canary-5e0b', 'key-canary-1f4a', 'body-canary-3c9d']) {
         expect(recorded).not.toContain(secret);
       }
     } finally {
