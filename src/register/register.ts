@@ -29,6 +29,7 @@ import { reportFailure, resolveFlushTimeout } from './flush-timeout.js';
 import { warnIfBundledOpenAIUnpatched } from './bundled.js';
 import { pipelineFlushing } from './pipeline-flushing.js';
 import { CHAT_TRACING_OPTIONS, type RegisterOptions } from './options.js';
+import { warnIfOtlpEndpointIgnored } from './otlp-variables.js';
 import { GIVEN_OPTIONS_KEY, STATE_KEY, state, ZERO_CODE_KEY } from './registration.js';
 import { buildResource, routingAttributes } from './resource.js';
 import { sdkDisabled } from './sdk-disabled.js';
@@ -267,6 +268,7 @@ function startTracing(given: RegisterOptions | undefined): WeftHandle {
   if (options.instrumentations === undefined) resolveChatTracingConfig(chatTracing ?? {});
   const flushTimeout = resolveFlushTimeout(options.exitFlushTimeoutMillis);
   const connection = resolveConnection(options);
+  warnIfOtlpEndpointIgnored(options.baseUrl, connection.baseUrl);
   // Chat tracing reads them to know the platform's services: a bad one is said now, as a bad WEFT_BASE_URL is.
   checkServiceUrlVariables();
   // A `weft dev` there serves inference chat too: an openai client pointed at it gets usage unasked (see server.ts).

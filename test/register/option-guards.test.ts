@@ -7,7 +7,13 @@ import { type OtlpReceiver, spanNamed, startOtlpReceiver } from '../helpers/otlp
 import { recordingLogger } from '../helpers/recording-logger.js';
 
 const QUIET: RegisterOptions = { instrumentations: [], flushOnExit: false, logger: false };
-const VARIABLES = ['OTEL_BSP_SCHEDULE_DELAY', 'OTEL_RESOURCE_ATTRIBUTES', 'WEFT_INFERENCE_BASE_URL', 'WEFT_TRAINING_BASE_URL'];
+const VARIABLES = [
+  'OTEL_BSP_SCHEDULE_DELAY',
+  'OTEL_RESOURCE_ATTRIBUTES',
+  'WEFT_INFERENCE_BASE_URL',
+  'WEFT_TRAINING_BASE_URL',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+];
 
 let receiver: OtlpReceiver | undefined;
 let weft: WeftHandle | undefined;
@@ -229,6 +235,25 @@ describe('OTEL_RESOURCE_ATTRIBUTES naming another project than weft routes to', 
     expect(said[0]).toContain('sets wandb.project, which weft sets from its project');
     expect(said[0]).toContain('spans go to acme/guards');
     expect(receiver?.requests[0]?.spans[0]?.resource).toMatchObject({ 'wandb.entity': 'acme', 'wandb.project': 'guards', team: 'a' });
+  });
+});
+
+describe("OTel's OTLP endpoint variable, which configures an OTel SDK's exporter and not weft's", () => {
+  it('is not warned of when weft has an address of its own', async () => {
+    process.env.OTEL_EXPORTER_OTLP_ENDPOINT = 'http://collector.example:4318';
+    const logger = recordingLogger();
+    await startWith({ logger });
+    expect(logger.lines.join('\n')).not.toContain('OTEL_EXPORTER_OTLP_ENDPOINT');
+  });
+
+  it('is warned of once when weft, with no address of its own, sends to the local weft dev instead', async () => {
+    process.env.OTEL_EXPORTER_OTLP_ENDPOINT = 'http://collector.example:4318';
+    const logger = recordingLogger();
+    weft = register({ ...QUIET, logger, global: false });
+    const said = logger.lines.filter((line) => line.includes('OTEL_EXPORTER_OTLP_ENDPOINT'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain('they go to the local weft dev at http://127.0.0.1:4780');
+    expect(said[0]).toContain('Set WEFT_BASE_URL');
   });
 });
 
