@@ -11,7 +11,7 @@ import { isCredentialHeader } from '../secrets.js';
  * a response, a socket, a server, a stream or a child process as its class name; any other event emitter (an app's
  * own class) as its fields, without the emitter's bookkeeping. Undefined for everything else.
  */
-export function describeNodeIo(value: object, redacted: string): { replaced: unknown } | { leaf: string } | { without: readonly string[] } | undefined {
+export function describeNodeIo(value: object, redacted: string): { replaced: unknown } | { named: true } | { without: readonly string[] } | undefined {
   if (!(value instanceof EventEmitter)) return undefined;
   const request = value as HttpRequestLike;
   if (value instanceof Stream && typeof request.method === 'string' && typeof request.url === 'string') {
@@ -21,7 +21,7 @@ export function describeNodeIo(value: object, redacted: string): { replaced: unk
     return { replaced: { statusCode: request.statusCode, statusMessage: request.statusMessage, headers: headersOf(request.headers, redacted) } };
   }
   if (value instanceof Stream || value instanceof Server || value instanceof Agent || value instanceof ChildProcess) {
-    return { leaf: `[${className(value)}]` };
+    return { named: true };
   }
   return { without: EMITTER_FIELDS };
 }
@@ -88,13 +88,4 @@ function headersOf(headers: Record<string, unknown>, redacted: string): Record<s
   const kept: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(headers)) kept[name] = isCredentialHeader(name) ? redacted : value;
   return kept;
-}
-
-function className(value: object): string {
-  try {
-    const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
-    return typeof name === 'string' && name !== '' ? name : 'EventEmitter';
-  } catch {
-    return 'EventEmitter';
-  }
 }

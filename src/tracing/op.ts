@@ -223,4 +223,3 @@ export function op<F extends AnyFunction>(fn: F, options?: OpOptions): F {
 function definedOnly(options: OpOptions | undefined): OpOptions {
   return Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined)) as OpOptions;
 }
-

@@ -315,7 +315,8 @@ function shapeOf(value: object, limit: number): Shape {
   }
   const io = readSafely(() => describeNodeIo(value, MARK.redacted)) as ReturnType<typeof describeNodeIo> | typeof MARK.unreadable;
   if (io === MARK.unreadable) return { leaf: MARK.unreadable };
-  if (io && !('without' in io)) return io;
+  if (io && 'named' in io) return { leaf: `[${constructorName(value) ?? 'EventEmitter'}]` };
+  if (io && 'replaced' in io) return io;
   if (isBoxedPrimitive(value)) return { replaced: value.valueOf() };
   const keys = io ? Object.keys(value).filter((key) => !io.without.includes(key)) : Object.keys(value);
   if (keys.length === 0 && !isPlainObject(value)) return { leaf: `[${constructorName(value) ?? 'Object'}]` };
@@ -396,7 +397,6 @@ function functionName(fn: Function): string {
     return 'anonymous';
   }
 }
-
 
 function isBoxedPrimitive(value: object): value is { valueOf(): unknown } {
   return value instanceof String || value instanceof Number || value instanceof Boolean;
