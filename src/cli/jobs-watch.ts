@@ -37,7 +37,7 @@ The API key is read from ${ENV.apiKey}.
 `;
 
 /** Exit codes of `weft jobs watch`. */
-export const JOBS_WATCH_EXIT = { succeeded: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+const JOBS_WATCH_EXIT = { succeeded: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
 /** Metrics shown first when a step reports them; others fill the line up to {@link SHOWN_METRICS}. */
 const KEY_METRICS = ['loss', 'reward', 'policy_loss', 'grad_norm', 'entropy', 'learning_rate'];

@@ -16,7 +16,7 @@ export interface CaptureSides {
 }
 
 /** Environment variables of the content settings. */
-export const CONTENT_ENV = {
+const CONTENT_ENV = {
   captureContent: 'WEFT_CAPTURE_CONTENT',
   otelCaptureContent: 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT',
   spanAttributeLengthLimit: 'OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT',

@@ -10,7 +10,6 @@ export type {
   RetryEvent,
 } from './types.js';
 export {
-  type ApiErrorInit,
   type ValidationIssue,
   WeftAbortError,
   WeftApiError,
@@ -28,12 +27,10 @@ export {
   WeftServerError,
   WeftTimeoutError,
   WeftValidationError,
-  createApiError,
 } from './errors.js';
 export type { BinaryBody } from './body.js';
 export { type FileContent, MultipartBody } from './multipart.js';
-export { parseJsonLines } from './jsonl.js';
 export { ResponseStream } from './response-stream.js';
-export { type BackoffOptions, MAX_RETRY_AFTER_MS, backoffDelay, parseRetryAfter } from './retry.js';
-export { type QueryParams, type QueryValue, buildUrl, encodePath, encodeSegment } from './url.js';
-export { DEFAULT_USER_AGENT, WEFT_VERSION } from './version.js';
+export { type BackoffOptions, backoffDelay, parseRetryAfter } from './retry.js';
+export { type QueryParams, type QueryValue, encodePath } from './url.js';
+export { WEFT_VERSION } from './version.js';

@@ -4,7 +4,7 @@ import type { AttributeValue } from '../../otlp/index.js';
 export type Tree = { [key: string]: unknown };
 
 /** Thrown when two attribute keys disagree on a path (`a` is a value and `a.b` is set too). */
-export class AttributeConflict extends Error {
+class AttributeConflict extends Error {
   override readonly name = 'AttributeConflict';
 }
 

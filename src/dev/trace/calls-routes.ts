@@ -5,23 +5,18 @@ import type { Route } from '../router.js';
 import { checkAt, checkBody, type FieldSpec, type ObjectSpec } from '../validate.js';
 import { presentCall } from './call-view.js';
 import { costCollection } from './cost-prices.js';
-import { CALLS_FILTER } from './fields.js';
+import { CALLS_FILTER, optBool, optInt, optStr, reqStr, SORT_BY, strList } from './fields.js';
 import { groupBy } from './group-by.js';
 import { callCosts } from './usage.js';
 import { projectColumns, selectCalls } from './calls-query.js';
 import { normalizeTimestamp } from './timestamps.js';
 import type { CallSchema, CallsFilter, EndedCall, Feedback, SortBy, StartedCall } from './types.js';
 
-const str = { type: 'string' } as const;
-const optStr = { type: 'string', nullable: true } as const;
-const strList = { type: 'array', items: str } as const;
-const optInt = { type: 'integer', nullable: true } as const;
-const bool = { type: 'boolean' } as const;
 
 const START_FIELDS: Record<string, FieldSpec> = {
-  project_id: { ...str, required: true },
+  project_id: reqStr,
   id: optStr,
-  op_name: { ...str, required: true },
+  op_name: reqStr,
   display_name: optStr,
   trace_id: optStr,
   parent_id: optStr,
@@ -37,8 +32,8 @@ const START_FIELDS: Record<string, FieldSpec> = {
 };
 
 const END_FIELDS: Record<string, FieldSpec> = {
-  project_id: { ...str, required: true },
-  id: { ...str, required: true },
+  project_id: reqStr,
+  id: reqStr,
   ended_at: { type: 'datetime', required: true },
   summary: { type: 'object', required: true },
   exception: optStr,
@@ -55,39 +50,33 @@ const END_SPEC: ObjectSpec = {
   fields: { end: { type: 'object', required: true, strict: true, fields: END_FIELDS } },
 };
 
-const SORT_BY: FieldSpec = {
-  type: 'array',
-  nullable: true,
-  items: { type: 'object', strict: true, fields: { field: { ...str, required: true }, direction: { ...str, required: true } } },
-};
-
 const QUERY_SPEC: ObjectSpec = {
   strict: true,
   fields: {
-    project_id: { ...str, required: true },
+    project_id: reqStr,
     filter: CALLS_FILTER,
     limit: optInt,
     offset: optInt,
     sort_by: SORT_BY,
     query: { type: 'object', nullable: true },
-    include_costs: { ...bool, nullable: true },
-    include_feedback: { ...bool, nullable: true },
-    include_storage_size: { ...bool, nullable: true },
-    include_total_storage_size: { ...bool, nullable: true },
+    include_costs: optBool,
+    include_feedback: optBool,
+    include_storage_size: optBool,
+    include_total_storage_size: optBool,
     columns: { ...strList, nullable: true },
     expand_columns: { ...strList, nullable: true },
-    return_expanded_column_values: { ...bool, nullable: true },
+    return_expanded_column_values: optBool,
   },
 };
 
 const STATS_SPEC: ObjectSpec = {
   strict: true,
   fields: {
-    project_id: { ...str, required: true },
+    project_id: reqStr,
     filter: CALLS_FILTER,
     query: { type: 'object', nullable: true },
     limit: optInt,
-    include_total_storage_size: { ...bool, nullable: true },
+    include_total_storage_size: optBool,
     expand_columns: { ...strList, nullable: true },
   },
 };
@@ -95,11 +84,11 @@ const STATS_SPEC: ObjectSpec = {
 const READ_SPEC: ObjectSpec = {
   strict: true,
   fields: {
-    project_id: { ...str, required: true },
-    id: { ...str, required: true },
-    include_costs: { ...bool, nullable: true },
-    include_storage_size: { ...bool, nullable: true },
-    include_total_storage_size: { ...bool, nullable: true },
+    project_id: reqStr,
+    id: reqStr,
+    include_costs: optBool,
+    include_storage_size: optBool,
+    include_total_storage_size: optBool,
   },
 };
 
@@ -176,7 +165,7 @@ export function callRoutes(ctx: DevContext): Route[] {
             batch: {
               type: 'array',
               required: true,
-              items: { type: 'object', strict: true, fields: { mode: { ...str, required: true }, req: { type: 'object', required: true } } },
+              items: { type: 'object', strict: true, fields: { mode: reqStr, req: { type: 'object', required: true } } },
             },
           },
         });
@@ -212,7 +201,7 @@ export function callRoutes(ctx: DevContext): Route[] {
       handler: async (c) => {
         const body = checkBody<{ project_id: string; call_id: string; display_name?: string | null }>(await c.json(), {
           strict: true,
-          fields: { project_id: { ...str, required: true }, call_id: { ...str, required: true }, display_name: optStr, wb_user_id: optStr },
+          fields: { project_id: reqStr, call_id: reqStr, display_name: optStr, wb_user_id: optStr },
         });
         const call = ctx.store.call(body.project_id, body.call_id);
         if (!call) throw new HttpError(404, `Call ${body.call_id} not found in project ${body.project_id}.`);
@@ -227,7 +216,7 @@ export function callRoutes(ctx: DevContext): Route[] {
       handler: async (c) => {
         const body = checkBody<{ project_id: string; call_ids: string[] }>(await c.json(), {
           strict: true,
-          fields: { project_id: { ...str, required: true }, call_ids: { ...strList, required: true }, wb_user_id: optStr },
+          fields: { project_id: reqStr, call_ids: { ...strList, required: true }, wb_user_id: optStr },
         });
         // As on the service, deleting a call deletes its descendants too.
         const doomed = withDescendants([...ctx.store.projectCalls(body.project_id)], body.call_ids);

@@ -1,7 +1,7 @@
 import type { FieldSpec } from '../validate.js';
 
 /** Field specs that most request bodies of the trace service share, written once. */
-export const str = { type: 'string' } as const;
+const str = { type: 'string' } as const;
 export const reqStr = { type: 'string', required: true } as const;
 export const optStr = { type: 'string', nullable: true } as const;
 export const optInt = { type: 'integer', nullable: true } as const;

@@ -11,7 +11,7 @@ function isOp(val: unknown): boolean {
 }
 
 /** The `_class_name` of an object's value, if it has one. */
-export function className(val: unknown): string | null {
+function className(val: unknown): string | null {
   const name = (val as { _class_name?: unknown } | null)?._class_name;
   return typeof name === 'string' ? name : null;
 }

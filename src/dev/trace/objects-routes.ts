@@ -5,13 +5,10 @@ import { checkBody, type ObjectSpec } from '../validate.js';
 import { ObjectLabels } from './object-labels.js';
 import { deleteObjectVersions, writeObject } from './object-writes.js';
 import { page, sortRecords } from './query-expr.js';
+import { optBool, optInt, optStr, reqStr, strList } from './fields.js';
 import type { ObjSchema } from './types.js';
 
-const str = { type: 'string' } as const;
-const optStr = { type: 'string', nullable: true } as const;
-const optBool = { type: 'boolean', nullable: true } as const;
-const optInt = { type: 'integer', nullable: true } as const;
-const strList = { type: 'array', items: str, nullable: true } as const;
+const optStrList = { ...strList, nullable: true } as const;
 
 const CREATE_SPEC: ObjectSpec = {
   strict: true,
@@ -21,8 +18,8 @@ const CREATE_SPEC: ObjectSpec = {
       required: true,
       strict: true,
       fields: {
-        project_id: { ...str, required: true },
-        object_id: { ...str, required: true },
+        project_id: reqStr,
+        object_id: reqStr,
         val: { type: 'any', required: true },
         builtin_object_class: optStr,
         set_base_object_class: optStr,
@@ -35,9 +32,9 @@ const CREATE_SPEC: ObjectSpec = {
 const READ_SPEC: ObjectSpec = {
   strict: true,
   fields: {
-    project_id: { ...str, required: true },
-    object_id: { ...str, required: true },
-    digest: { ...str, required: true },
+    project_id: reqStr,
+    object_id: reqStr,
+    digest: reqStr,
     metadata_only: optBool,
   },
 };
@@ -45,23 +42,23 @@ const READ_SPEC: ObjectSpec = {
 const QUERY_SPEC: ObjectSpec = {
   strict: true,
   fields: {
-    project_id: { ...str, required: true },
+    project_id: reqStr,
     filter: {
       type: 'object',
       nullable: true,
       strict: true,
       fields: {
-        base_object_classes: strList,
-        exclude_base_object_classes: strList,
-        leaf_object_classes: strList,
-        object_ids: strList,
+        base_object_classes: optStrList,
+        exclude_base_object_classes: optStrList,
+        leaf_object_classes: optStrList,
+        object_ids: optStrList,
         is_op: optBool,
         latest_only: optBool,
       },
     },
     limit: optInt,
     offset: optInt,
-    sort_by: { type: 'array', nullable: true, items: { type: 'object', fields: { field: { ...str, required: true }, direction: { ...str, required: true } } } },
+    sort_by: { type: 'array', nullable: true, items: { type: 'object', fields: { field: reqStr, direction: reqStr } } },
     metadata_only: optBool,
     include_storage_size: optBool,
   },
@@ -125,7 +122,7 @@ export function objectRoutes(ctx: DevContext): Route[] {
       handler: async (c) => {
         const body = checkBody<{ project_id: string; object_id: string; digests?: string[] | null }>(await c.json(), {
           strict: true,
-          fields: { project_id: { ...str, required: true }, object_id: { ...str, required: true }, digests: strList, wb_user_id: optStr },
+          fields: { project_id: reqStr, object_id: reqStr, digests: optStrList, wb_user_id: optStr },
         });
         const versions = ctx.store.objectVersions(body.project_id, body.object_id);
         const deleted = deleteObjectVersions(ctx, versions, body.digests ?? null, `Obj ${body.object_id} in project ${body.project_id}`);

@@ -23,7 +23,7 @@ export interface JobPlan {
 }
 
 /** A cursor page over a list of items with ids, as the training service pages (`after` is an id). */
-export function paginate<T extends { id: string }>(items: T[], after: string | null, limit: number, what: string): Page<T> {
+function paginate<T extends { id: string }>(items: T[], after: string | null, limit: number, what: string): Page<T> {
   let start = 0;
   if (after) {
     const index = items.findIndex((item) => item.id === after);

@@ -130,7 +130,7 @@ export function chatResponseAttributes(completion: ChatCompletion, config: Resol
 }
 
 /** Token counts, including cache reads and reasoning when the response has them, and the total the trace service reads. */
-export function chatUsageAttributes(usage: ChatUsage | null | undefined): Attributes {
+function chatUsageAttributes(usage: ChatUsage | null | undefined): Attributes {
   const attributes: Attributes = {};
   if (!usage || typeof usage !== 'object') return attributes;
   const input = numberOrUndefined(usage.prompt_tokens);
