@@ -36,7 +36,8 @@ const PROVIDERS_BY_HOST: ReadonlyArray<readonly [suffix: string, provider: strin
   ['cloud.ibm.com', 'ibm.watsonx.ai'],
 ];
 
-// Hosts that send a stream's usage chunk unasked (reference training-inference.md: `include_usage` defaults to true).
+// Hosts that send a stream's usage chunk unasked (reference training-inference.md: the training service's schema
+// defaults `include_usage` to true, §1.8; the inference docs' stream ends with one unasked, §2.2).
 const STREAM_USAGE_BY_DEFAULT = new Set(['api.inference.wandb.ai', 'api.training.wandb.ai']);
 
 // Origins where this process's own platform services are, besides the environment's (see platformOrigins): the

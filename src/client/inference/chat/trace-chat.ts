@@ -26,7 +26,9 @@ export function resolveChatTracing(option: ChatTracingOption | undefined): Resol
 /**
  * Runs one chat call inside the CLIENT span `chat {model}` through `traceChatCompletion`, the one code path
  * that the `openai` instrumentation uses too, so both make the same spans. `invoke` sends the request it is
- * given. The services send a stream's usage chunk unasked, so the request and the chunks stay as the caller's.
+ * given. The client has already settled a stream's usage (see `withStreamUsage` in completions.ts: it asks unless
+ * the caller set `include_usage`, and hands the usage chunk on), so tracing must neither ask again nor hide the
+ * chunk: the request and the chunks stay as the client made them, and a caller's `include_usage: false` stays false.
  */
 export function traceChat<R>(
   tracing: ResolvedChatTracing,
@@ -40,7 +42,9 @@ export function traceChat<R>(
     weftTracer(),
     request as ChatCompletionRequest,
     (sent) => invoke(sent as ChatCompletionCreateParams),
-    // The inference and training services send a stream's usage chunk unasked: weft must not hide it.
+    // A usage chunk may come even when the caller said false (the training service's schema defaults `include_usage`
+    // to true, and the inference docs' stream gets one unasked: reference training-inference.md §1.8, §2.2): it is
+    // recorded, and reaches the caller as the service sent it.
     { config: tracing, serverUrl: baseUrl, serverSendsStreamUsage: true, signal },
   );
 }
