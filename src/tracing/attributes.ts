@@ -2,6 +2,7 @@ import type { AttributeValue, Attributes } from '@opentelemetry/api';
 import { jsonOrText, safeStringify, scrubAndCut } from './serialize.js';
 import { contentOptions, withinLimit } from './content-options.js';
 import { reportOnce } from '../diagnostics.js';
+import { ATTR_WEAVE_SPAN_KIND } from '../semconv.js';
 
 /**
  * The span attributes weft's own spans carry, named as the trace service reads them (reference
@@ -18,7 +19,7 @@ export const ATTR = {
   /** Prefix of custom attributes, merged into the call's `attributes`. */
   customPrefix: 'wandb.attributes.',
   /** The call's kind (`attributes.kind`), e.g. `agent`, `tool`, `llm`. */
-  kind: 'weave.span.kind',
+  kind: ATTR_WEAVE_SPAN_KIND,
   threadId: 'wandb.thread_id',
   /** True on the outermost span of a turn; the service then uses the span id as the turn id. */
   isTurn: 'wandb.is_turn',

@@ -4,7 +4,7 @@ import { ATTR, customKeys, moveShadowingCustom, separateCustomPaths } from './at
 import { BAGGAGE_KEYS, scopeOf } from './context.js';
 import { reportTracingFailure } from './failures.js';
 import { reportOnce } from '../diagnostics.js';
-import { ATTR_GEN_AI_CONVERSATION_ID, ATTR_GEN_AI_OPERATION_NAME } from '../instrumentation/chat/semconv.js';
+import { ATTR_GEN_AI_CONVERSATION_ID, ATTR_GEN_AI_OPERATION_NAME } from '../semconv.js';
 
 /** Options of {@link WeftContextSpanProcessor}. */
 export interface WeftContextSpanProcessorOptions {

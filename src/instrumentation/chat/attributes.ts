@@ -2,7 +2,7 @@ import type { Attributes } from '@opentelemetry/api';
 import type { ResolvedChatTracingConfig } from './config.js';
 import { splitSystemInstructions, toInputMessages, toOutputMessages, toToolDefinitions } from './messages.js';
 import { reportInternalError } from './report.js';
-import * as semconv from './semconv.js';
+import * as semconv from '../../semconv.js';
 import type { ChatServer } from './server.js';
 import { serializeWithinLimits } from './truncate.js';
 import type { ChatCompletion, ChatCompletionRequest, ChatUsage, GenAIMessage } from './types.js';

@@ -4,7 +4,7 @@ import { sdkLengthLimit } from '../../config/content.js';
 import { type ChatSpan, ENDED_CHAT_SPAN } from './chat-span.js';
 import { fitToLengthLimit, type ResolvedChatTracingConfig } from './config.js';
 import { reportInternalError } from './report.js';
-import { ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK, GEN_AI_PROVIDER_OPENAI } from './semconv.js';
+import { ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK, GEN_AI_PROVIDER_OPENAI } from '../../semconv.js';
 import { HIDE_CHUNK, observedIterator, passThrough } from './observed-iterator.js';
 import { ChatStreamAccumulator } from './stream-accumulator.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest } from './types.js';

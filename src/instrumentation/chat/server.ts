@@ -1,5 +1,5 @@
 import { ENV, isLoopbackUrl, resolveServiceUrl } from '../../config/settings.js';
-import { GEN_AI_PROVIDER_AZURE_OPENAI, GEN_AI_PROVIDER_OPENAI } from './semconv.js';
+import { GEN_AI_PROVIDER_AZURE_OPENAI, GEN_AI_PROVIDER_OPENAI } from '../../semconv.js';
 
 /** Where a chat call goes: `server.address`, `server.port`, and the `gen_ai.provider.name` it implies. */
 export interface ChatServer {

@@ -7,7 +7,7 @@ import { type ChatCall, ChatCallRecorder } from './chat-call.js';
 import { type ChatSpan, type SpanStart, SpanStartedWhenRead, spanStartedNow, startsWhenRead } from './chat-span.js';
 import { type ChatTracingConfig, type ResolvedChatTracingConfig, resolveChatTracingConfig } from './config.js';
 import { reportInternalError } from './report.js';
-import * as semconv from './semconv.js';
+import * as semconv from '../../semconv.js';
 import { type ChatServer, chatServer } from './server.js';
 import type { ChatCompletionRequest } from './types.js';
 import { rememberSecret } from '../../secrets.js';

@@ -6,7 +6,7 @@ import {
   reportInternalError,
   traceChatCompletion,
 } from '../chat/index.js';
-import { GEN_AI_PROVIDER_AZURE_OPENAI } from '../chat/semconv.js';
+import { GEN_AI_PROVIDER_AZURE_OPENAI } from '../../semconv.js';
 import { keepUnwrapped, settleApiPromise } from './api-promise.js';
 import { helperSettler } from './stream-helpers.js';
 

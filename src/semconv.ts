@@ -1,9 +1,11 @@
 /**
- * The attribute keys and values weft writes on chat spans: the OpenTelemetry GenAI semantic conventions
- * (development status: the `gen_ai.*` registry and the inference span of
- * github.com/open-telemetry/semantic-conventions-genai, where they moved from semantic-conventions after v1.40), plus two keys the trace service
- * reads (the trace service reference §3.2): the call's total token count (`llm.usage.total_tokens`) and its kind
- * (`weave.span.kind`, `llm`, which lets the calls of a model be told from the app's own ops).
+ * The attribute keys and values of weft's GenAI spans, one vocabulary for instrumentation/ (chat spans) and
+ * tracing/ (which sets the conversation id and the call's kind on other spans too): the OpenTelemetry GenAI
+ * semantic conventions (development status: the `gen_ai.*` registry and the inference span of
+ * github.com/open-telemetry/semantic-conventions-genai, where they moved from semantic-conventions after v1.40),
+ * plus two keys the trace service reads (the trace service reference §3.2): the call's total token count
+ * (`llm.usage.total_tokens`) and its kind (`weave.span.kind`, `llm`, which lets the calls of a model be told from
+ * the app's own ops).
  */
 
 export const ATTR_GEN_AI_OPERATION_NAME = 'gen_ai.operation.name';
