@@ -5,7 +5,7 @@ import { gzip } from 'node:zlib';
 import { context } from '@opentelemetry/api';
 import { suppressTracing } from '@opentelemetry/core';
 import { type ExportResponse, type IExporterTransport, OTLPExporterError } from '@opentelemetry/otlp-exporter-base';
-import { parseRetryAfter } from '../client/core/retry.js';
+import { parseRetryAfter } from '../retry-after.js';
 
 const gzipAsync = promisify(gzip);
 

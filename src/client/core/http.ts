@@ -75,8 +75,8 @@ import {
   isIdempotentMethod,
   isRetryableStatus,
   isUnprocessedStatus,
-  parseRetryAfter,
 } from './retry.js';
+import { parseRetryAfter } from '../../retry-after.js';
 import { buildUrl } from './url.js';
 import { checkHeaders, checkedBackoff, checkedFunction, checkedIdempotent, checkedSignal, retryCount, timerMs } from './options.js';
 import { DEFAULT_USER_AGENT } from './version.js';

@@ -31,6 +31,7 @@ export {
 export type { BinaryBody } from './body.js';
 export { type FileContent, MultipartBody } from './multipart.js';
 export { ResponseStream } from './response-stream.js';
-export { type BackoffOptions, backoffDelay, parseRetryAfter } from './retry.js';
+export { type BackoffOptions, backoffDelay } from './retry.js';
+export { parseRetryAfter } from '../../retry-after.js';
 export { type QueryParams, type QueryValue, encodePath } from './url.js';
 export { WEFT_VERSION } from './version.js';

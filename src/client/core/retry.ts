@@ -1,8 +1,8 @@
 /**
  * When and how long to wait before trying a request again. Pure functions, so the policy can be read (and
- * tested) apart from the request loop in http.ts.
+ * tested) apart from the request loop in http.ts. What a `Retry-After` asks is read by src/retry-after.ts, which
+ * the export pipeline shares.
  */
-import { firstHeader } from './content-type.js';
 
 /** Statuses that mean "try again later": the request did not take effect, or can safely be repeated. */
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
@@ -51,28 +51,4 @@ export function backoffDelay(retryNumber: number, options: BackoffOptions = {}, 
   const max = options.maxDelayMs ?? 8_000;
   const step = Math.min(max, initial * 2 ** Math.max(0, retryNumber - 1));
   return Math.round(step / 2 + (random() * step) / 2);
-}
-
-/** An HTTP date (RFC 9110 §5.6.7): IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`, or the obsolete RFC 850 and asctime forms. */
-const HTTP_DATE =
-  /^\s*(?:[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]+, \d{2}-[A-Za-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})\s*$/;
-
-/**
- * Reads `retry-after-ms` (milliseconds) or `Retry-After` (seconds, or an HTTP date) into milliseconds;
- * undefined when absent or unreadable.
- */
-export function parseRetryAfter(
-  headers: Record<string, string | string[] | undefined>,
-  now: () => number = Date.now,
-): number | undefined {
-  const ms = firstHeader(headers['retry-after-ms']);
-  if (ms !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(ms)) return Math.ceil(Number(ms));
-  const value = firstHeader(headers['retry-after']);
-  if (value === undefined) return undefined;
-  if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Math.ceil(Number(value) * 1000);
-  // Only an HTTP date: Date.parse reads much else as a date (`-5`, `abc 1` as 2001), which would retry at once.
-  if (!HTTP_DATE.test(value)) return undefined;
-  const date = Date.parse(value);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now());
 }
