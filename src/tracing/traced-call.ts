@@ -3,7 +3,7 @@ import { ATTR } from './attributes.js';
 import { inputsValue, outputValue } from './content.js';
 import { reportTracingFailure } from './failures.js';
 import { type ApiPromiseLike, followApiPromise } from './follow-api-promise.js';
-import { errorStatusText, recordedErrorText } from './serialize.js';
+import { errorClassName, errorStatusText, recordedErrorText } from './serialize.js';
 import { type ContentOptions, fitToSpan, resolveContentOptions } from './content-options.js';
 import { type SpanState, trackSpan } from './span-state.js';
 import { finished, started, type Unfinished } from './unfinished.js';
@@ -88,7 +88,7 @@ export function fail(call: ActiveCall, error: unknown): void {
   if (!isRecording(call.span)) return;
   try {
     const text = recordedErrorText(error, call.state.settings.maxAttributeLength);
-    call.span.recordException({ name: error instanceof Error ? error.name : 'non-Error thrown', ...text });
+    call.span.recordException({ name: error instanceof Error ? errorClassName(error) : 'non-Error thrown', ...text });
     call.span.setStatus({ code: SpanStatusCode.ERROR, message: errorStatusText(error, text.message) });
   } catch (failure) {
     reportTracingFailure('error', failure);

@@ -203,6 +203,17 @@ describe('op()', () => {
     expect(span.attributes).not.toHaveProperty('output');
   });
 
+  it("records an error subclass that names itself nowhere by its class, in the status and the exception event alike", async () => {
+    class ValidationError extends Error {}
+    const fails = op(function validate(): void {
+      throw new ValidationError('no answer');
+    });
+    const spans = await h.capture(() => expect(() => fails()).toThrow(ValidationError));
+    const span = named(spans, 'validate');
+    expect(span.status.message).toBe('ValidationError: no answer');
+    expect(span.events.find((e) => e.name === 'exception')?.attributes['exception.type']).toBe('ValidationError');
+  });
+
   it('rethrows the same rejection from an async function and records it on the span', async () => {
     const boom = new Error('model unavailable');
     const fails = op(async function failsLater() {
