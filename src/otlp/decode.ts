@@ -200,7 +200,8 @@ export function decodeTraceExport(body: Uint8Array): DecodedTraceExport {
 }
 
 /**
- * Encodes an `ExportTraceServiceResponse` as protobuf, for receivers that answer in the request's encoding.
+ * Encodes an `ExportTraceServiceResponse` as protobuf, as receivers that answer in the request's encoding do (an
+ * OpenTelemetry collector; the trace service answers JSON): for the tests' and the bench's receivers.
  * `rejectedSpans: 0` encodes the empty (full success) response.
  */
 export function encodeTraceExportResponse(rejectedSpans = 0, errorMessage = ''): Uint8Array {

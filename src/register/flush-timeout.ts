@@ -1,3 +1,4 @@
+/** The flushes' time limit (`exitFlushTimeoutMillis`), and what weft says when a flush fails or runs out of it. */
 import { kindOf, WeftConfigError } from '../config/index.js';
 import { reportOnce } from '../diagnostics.js';
 import type { ExportPipeline } from './span-processor.js';
@@ -18,8 +19,8 @@ export function resolveFlushTimeout(value: unknown): number {
   return value;
 }
 
-/** Reports, once per kind, that a flush or shutdown (`what`) failed, with the error's message. */
-export function reportFailure(what: string): (error: unknown) => void {
+/** A reporter that says, once per kind, that a flush or shutdown (`what`) failed, with the error's message. */
+export function failureReporter(what: string): (error: unknown) => void {
   return (error) => reportOnce(`${what}-failed`, `${what} failed: ${(error as Error)?.message ?? String(error)}`);
 }
 

@@ -1,7 +1,7 @@
 import { kindOf, WeftConfigError } from '../config/index.js';
 import { reportOnce } from '../diagnostics.js';
 import { installExitHooks } from './exit-hooks.js';
-import { gaveUpShuttingDown, reportFailure, reportFlushGivenUp, unsentSpans } from './flush-timeout.js';
+import { gaveUpShuttingDown, failureReporter, reportFlushGivenUp, unsentSpans } from './flush-timeout.js';
 import { settleWithin } from './settle-within.js';
 import type { ExportPipeline } from './span-processor.js';
 
@@ -58,7 +58,7 @@ export function pipelineFlushing(exporting: ExportPipeline, options: FlushingOpt
     if (atExit) exporting.retryFailedConnections(false);
     try {
       const flushing = atExit ? flushSpans().then(() => exporting.lastAttempt(mark)) : flushSpans();
-      const finished = await settleWithin(flushing, flushTimeout, reportFailure('flush'));
+      const finished = await settleWithin(flushing, flushTimeout, failureReporter('flush'));
       if (!finished) exporting.releaseConnections();
       return finished;
     } finally {
@@ -106,7 +106,7 @@ export function pipelineFlushing(exporting: ExportPipeline, options: FlushingOpt
       // A process may not be allowed to start another (Node's permission model): the spans are then dropped, counted.
       if (!hurry && timeLeft > 0) exporting.lastSend(timeLeft);
     } catch (error) {
-      reportFailure('last send')(error);
+      failureReporter('last send')(error);
     }
     exporting.dropUnsent();
   };
@@ -130,7 +130,7 @@ export function pipelineFlushing(exporting: ExportPipeline, options: FlushingOpt
         exporting.retryFailedConnections(false);
         try {
           // Bounded as a flush is, so that a service that is down or hanging does not hold the app's own shutdown.
-          const finished = await settleWithin(stop(), flushTimeout, reportFailure('shutdown'));
+          const finished = await settleWithin(stop(), flushTimeout, failureReporter('shutdown'));
           if (!finished) gaveUpShuttingDown(exporting, flushTimeout);
         } finally {
           // Only now: an app that exits while its shutdown() is under way (not awaited) still has what is left sent.

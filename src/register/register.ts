@@ -25,7 +25,7 @@ import { apiKeyToHide, checkServiceUrlVariables, ENV, kindOf, parseBaseUrl, reso
 import { debug, logLevelOrWarn, reportIgnoredLogLevel, reportOnce, reportOwnFailure, warn } from '../diagnostics.js';
 import { readLogLevel } from '../log-level.js';
 import { createExportStats, type ExportStats } from './export-stats.js';
-import { reportFailure, resolveFlushTimeout } from './flush-timeout.js';
+import { failureReporter, resolveFlushTimeout } from './flush-timeout.js';
 import { warnIfBundledOpenAIUnpatched } from './bundled.js';
 import { pipelineFlushing } from './pipeline-flushing.js';
 import { CHAT_TRACING_OPTIONS, type RegisterOptions } from './options.js';
@@ -138,7 +138,7 @@ function sameValue(a: unknown, b: unknown, depth: number): boolean {
 
 
 function safely(what: string, work: () => Promise<void>): Promise<void> {
-  return work().catch(reportFailure(what));
+  return work().catch(failureReporter(what));
 }
 
 /**

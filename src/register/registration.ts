@@ -10,7 +10,7 @@ export const ZERO_CODE_KEY = Symbol.for('weft.register.zero-code-handle');
 /** The options the registration was made with (none for weft/register's): a later call that repeats them is quiet. */
 export const GIVEN_OPTIONS_KEY = Symbol.for('weft.register.given-options');
 type GlobalState = { [STATE_KEY]?: WeftHandle; [ZERO_CODE_KEY]?: WeftHandle; [GIVEN_OPTIONS_KEY]?: object | undefined };
-/** Where the registrations are kept: on `globalThis`, under the two keys. */
+/** Where the registrations are kept: on `globalThis`, under the three keys above. */
 export const state = globalThis as GlobalState;
 
 /**

@@ -82,11 +82,11 @@ export class WeftContextSpanProcessor implements SpanProcessor {
 
   onEnding(span: Span): void {
     this.sawOnEnding = true;
-    separatePaths(span);
+    moveConflictingCustom(span);
   }
 
   onEnd(span: ReadableSpan): void {
-    if (!this.sawOnEnding) separatePaths(span);
+    if (!this.sawOnEnding) moveConflictingCustom(span);
   }
 
   forceFlush(): Promise<void> {
@@ -108,7 +108,7 @@ function setConversationId(span: Span, threadId: AttributeValue | undefined): vo
  * paths conflict; says so once of each (see {@link moveShadowingCustom} and {@link separateCustomPaths}). A span
  * with no custom attribute, most of them, costs one pass over its keys.
  */
-function separatePaths(span: ReadableSpan): void {
+function moveConflictingCustom(span: ReadableSpan): void {
   try {
     const custom = customKeys(span.attributes);
     if (custom === undefined) return;

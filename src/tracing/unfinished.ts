@@ -40,8 +40,9 @@ export function finished(call: Unfinished): void {
 }
 
 /**
- * Ends every call still unfinished, as failed (`error.type` CallUnfinished) with an error saying why tracing stops
- * (`why`: "the process received SIGTERM", say). Returns how many it ended.
+ * Ends every call still unfinished, with what it has. One still waiting for its result fails (`error.type`
+ * CallUnfinished) with an error saying why tracing stops (`why`: "the process received SIGTERM", say); a stream that
+ * already had its whole answer, only its usage chunk still to come, ends as it would have. Returns how many it ended.
  */
 export function endUnfinished(why: string): number {
   if (unfinished.size === 0) return 0;

@@ -19,7 +19,7 @@ export interface ReceivedExport {
  * What the receiver answers; `hang` accepts the request and never answers; `trickle` answers 200 and its headers,
  * then sends the body a byte at a time, never finishing it (its spans count as accepted).
  */
-export type ReceiverReply = { status: number; headers?: Record<string, string>; body?: string } | 'hang' | 'trickle';
+export type ReceiverReply = { status: number; headers?: Record<string, string>; body?: string | Uint8Array } | 'hang' | 'trickle';
 
 export interface OtlpReceiverOptions {
   /** Decides the reply to the n-th request (0-based). Default: 200 with an empty JSON body. */

@@ -4,6 +4,7 @@ import { register } from 'weft';
 import { deadOrigin } from '../helpers/dead-origin.js';
 import { recordingLogger } from '../helpers/recording-logger.js';
 import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
+import { encodeTraceExportResponse } from '../../src/otlp/index.js';
 
 function endSpans(count: number, prefix = 's'): void {
   const tracer = trace.getTracer('t');
@@ -95,6 +96,21 @@ describe('register() when the service refuses some spans of a request', () => {
     await receiver.close();
     expect(weft.droppedSpans).toBe(2);
     expect(weft.stats).toMatchObject({ spansEnded: 3, spansExported: 1, spansDropped: 2 });
+  });
+
+  it('reads a protobuf partial_success answer too, as an OpenTelemetry collector sends it', async () => {
+    const receiver = await startOtlpReceiver({
+      reply: () => ({
+        status: 200,
+        headers: { 'content-type': 'application/x-protobuf' },
+        body: encodeTraceExportResponse(1, 'span too large'),
+      }),
+    });
+    const weft = register({ baseUrl: receiver.url, project: 'acme/p', instrumentations: [], flushOnExit: false });
+    endSpans(3);
+    await weft.shutdown();
+    await receiver.close();
+    expect(weft.stats).toMatchObject({ spansEnded: 3, spansExported: 2, spansDropped: 1 });
   });
 });
 

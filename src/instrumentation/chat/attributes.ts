@@ -10,8 +10,9 @@ import { reportOnce } from '../../diagnostics.js';
 import { errorClassName } from '../../tracing/serialize.js';
 
 /**
- * The one mapping from a chat-completion request, response or error to span attributes. Pure functions:
- * no I/O, no clock, nothing of the instrumentation or client that calls them.
+ * The one mapping from a chat-completion request, response or error to span attributes. No clock, no network,
+ * nothing of the instrumentation or client that calls them: what they read is their arguments and the config (whose
+ * `redactContent` hook of the app's they call); a failure of theirs is reported once, never thrown.
  */
 
 /** `chat {model}`, the span name semconv asks for. */
