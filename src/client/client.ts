@@ -4,6 +4,7 @@ import {
   keyInClearWarning,
   type ProjectRef,
   pick,
+  OPENAI_SPELLINGS,
   refuseOthersSpelling,
   resolveConnection,
   resolveServiceUrl,
@@ -78,7 +79,7 @@ export class Client {
   constructor(options: ClientOptions = {}) {
     // WEFT_LOG_LEVEL sets the level of the warnings below while the app has no diagnostic logger.
     checkLogLevel();
-    refuseOthersSpelling(options, { inferenceBaseURL: 'inferenceBaseUrl', trainingBaseURL: 'trainingBaseUrl', timeout: 'timeoutMs' });
+    refuseOthersSpelling(options, OPENAI_SPELLINGS);
     const connection = resolveConnection(options);
     this.project = connection.project;
     this.baseUrls = {

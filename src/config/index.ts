@@ -15,6 +15,7 @@ export {
   joinUrl,
   keyInClearWarning,
   kindOf,
+  OPENAI_SPELLINGS,
   parseApiKey,
   parseBaseUrl,
   parseProject,

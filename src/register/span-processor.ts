@@ -14,7 +14,7 @@ import {
   WeftConfigError,
   withKeyHidden,
 } from '../config/index.js';
-import { VERSION } from '../version.js';
+import { USER_AGENT } from '../version.js';
 import { BoundedBatchProcessor } from './bounded-batch-processor.js';
 import { checkLogLevel, reportOnce } from '../diagnostics.js';
 import { rememberCredentialHeaders, rememberSecret } from '../secrets.js';
@@ -161,14 +161,13 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
   let retryingConnections = true;
   const headers = exportHeaders(connection, extraHeaders);
   const gzip = options.compression === 'gzip';
-  const userAgent = `weft/${VERSION}`;
   const otlp = createOtlpExporter(
     {
       url,
       headers,
       timeoutMillis: batch.exportTimeoutMillis,
       gzip,
-      userAgent,
+      userAgent: USER_AGENT,
       mayRetry: (error) => !exporter.backendDown && (retryingConnections || !isConnectionFailure(error)),
     },
     (rejected, message) => {
@@ -183,7 +182,7 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
     url,
     headers: { ...Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== undefined)), 'Content-Type': 'application/x-protobuf' },
     gzip,
-    userAgent,
+    userAgent: USER_AGENT,
   };
   const maxExportBatchSize = Math.min(batch.maxExportBatchSize, batch.maxQueueSize);
   /**

@@ -19,8 +19,8 @@ export const DEFAULT_MAX_JSON_LENGTH = 100_000;
 /** Default nesting depth kept by {@link safeStringify}. */
 export const DEFAULT_MAX_DEPTH = 16;
 
-/** Text of the markers, so readers (and tests) can recognise them. */
-const MARK = {
+/** Text of the markers, so readers (and tests) can recognise them; one spelling for every recorded value of an op. */
+export const MARK = {
   circular: '[Circular]',
   depth: '[weft: max depth]',
   unreadable: '[weft: unreadable]',

@@ -1,6 +1,7 @@
 import type { Context } from '@opentelemetry/api';
 import { type ActiveCall, type CallPlan, fail, startCall, succeed } from './traced-call.js';
 import { withActiveContext } from './active-context.js';
+import { MARK } from './serialize.js';
 
 /** Default number of yielded values kept as a generator's output. */
 export const DEFAULT_MAX_YIELDS = 100;
@@ -50,10 +51,10 @@ class Yields {
   output(): unknown {
     if (this.text !== undefined && this.count > 0) {
       const cut = this.textLength - this.text.length;
-      return cut > 0 ? `${this.text}…[weft: ${cut} more chars]` : this.text;
+      return cut > 0 ? `${this.text}${MARK.cutString(cut)}` : this.text;
     }
     const dropped = this.count - this.items.length;
-    return dropped > 0 ? [...this.items, `[weft: ${dropped} more items]`] : this.items;
+    return dropped > 0 ? [...this.items, MARK.moreItems(dropped)] : this.items;
   }
 }
 
