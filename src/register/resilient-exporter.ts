@@ -57,7 +57,8 @@ const LONGEST_RETRY_AFTER_MS = 5 * 60_000;
  *   backend loses nothing once it recovers;
  * - while the backend is failing, exports pause (exponential backoff): batches go straight to the kept spans
  *   instead of the network, so the queue drains, memory stays bounded, and no request or retry timer keeps a
- *   finished app alive; an explicit flush still tries once, a single attempt (see {@link ResilientExporter.backendDown}),
+ *   finished app alive, until the kept spans would overflow: then a batch tries the service, which may be back
+ *   (see {@link ResilientExporter.mayProbe}); an explicit flush still tries once, a single attempt (see {@link ResilientExporter.backendDown}),
  *   and, while the service is known to hang, only the last flush before the end does (see {@link ResilientExporter.retryPending});
  * - spans refused for good (4xx other than 408/429) or beyond the bound are dropped and counted;
  * - every failure is reported once per kind through the diagnostic logger, never thrown.
@@ -76,6 +77,8 @@ export class ResilientExporter implements SpanExporter {
   private rejectedInAnswer = 0;
   // Failures counted, so that "has it failed since?" does not depend on the clock's millisecond.
   private failures = 0;
+  /** Whether a batch is out trying a paused service (see {@link ResilientExporter.mayProbe}). */
+  private probing = false;
   private pauseMs = 0;
   private pausedUntil = 0;
   /** Whether the last trouble was a request left without an answer (timed out, or weft gave up on it). */
@@ -102,7 +105,8 @@ export class ResilientExporter implements SpanExporter {
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
     this.stats.spansQueued -= spans.length;
     if (performance.now() < this.pausedUntil) {
-      this.keep(spans);
+      if (this.mayProbe(spans.length)) this.probe(spans);
+      else this.keep(spans);
       this.retryWhenPauseEnds();
       resultCallback({ code: ExportResultCode.SUCCESS });
       return;
@@ -110,10 +114,41 @@ export class ResilientExporter implements SpanExporter {
     this.send(spans, resultCallback);
   }
 
-  private send(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
+  /**
+   * Whether a batch that arrives during a pause should try the service now instead of waiting: only when keeping it
+   * would push the oldest kept spans out. A pause grows to 30 s while the service stays down, and a flapping service
+   * is often back long before it ends: at a few hundred spans a second the bound fills in seconds, and every span
+   * after that was dropped until the pause ended, the service up all along. At most one such probe at a time, none
+   * within a second of the last failure (a service still down costs a refused connection a second at most), and none
+   * while the service asked to wait (`Retry-After`).
+   */
+  private mayProbe(incoming: number): boolean {
+    if (this.probing || this.pending.length + incoming <= this.maxRetrySpans) return false;
+    const now = performance.now();
+    return now >= this.heldUntil && now - this.lastFailureAt >= FIRST_PAUSE_MS;
+  }
+
+  /**
+   * Sends `spans` alone (a single attempt: the transport does not retry while paused), leaving the backlog kept.
+   * The service answered: the pause is over, and the backlog follows at once. It failed: `spans` are kept like any
+   * failed batch, the oldest going past the bound as they would have, and the pause grows.
+   */
+  private probe(spans: ReadableSpan[]): void {
+    this.probing = true;
+    this.send(
+      spans,
+      () => {
+        this.probing = false;
+        if (!this.backendDown) void this.retryPending();
+      },
+      false,
+    );
+  }
+
+  private send(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void, withBacklog = true): void {
     // Take the retry backlog now: concurrent exports (a flush sends batches in parallel) must not resend it twice.
-    const batch = this.pending.length > 0 ? [...this.pending, ...spans] : spans;
-    this.pending = [];
+    const batch = withBacklog && this.pending.length > 0 ? [...this.pending, ...spans] : spans;
+    if (withBacklog) this.pending = [];
     // The backlog goes out in requests no larger than a batch: one request of everything kept could be refused
     // for its size (413, for good) and lose it all at once.
     const requests: Request[] = [];

@@ -114,6 +114,38 @@ describe('register() when the service refuses some spans of a request', () => {
   });
 });
 
+describe('register() when the trace service comes back during a long pause', () => {
+  it('tries it as soon as the kept spans would overflow, instead of dropping every span until the pause ends', async () => {
+    // Three failures (a batch, then two flushes retrying it) pause exports for 4 s; the service is back after them.
+    let up = false;
+    const receiver = await startOtlpReceiver({ reply: () => ({ status: up ? 200 : 503 }) });
+    const weft = register({
+      baseUrl: receiver.url,
+      project: 'acme/p',
+      instrumentations: [],
+      flushOnExit: false,
+      // Full batches of five go at once; nothing waits for the batch delay.
+      batch: { maxExportBatchSize: 5, maxRetrySpans: 10, scheduledDelayMillis: 60_000, exportTimeoutMillis: 300 },
+    });
+    endSpans(5, 'a');
+    await waitUntil(() => weft.stats.exportFailures === 1);
+    await weft.forceFlush();
+    await weft.forceFlush();
+    expect(weft.stats.exportFailures).toBe(3);
+    up = true;
+    // A probe waits a second after the last failure; the pause runs two seconds more.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+
+    endSpans(5, 'b');
+    endSpans(5, 'c');
+    await waitUntil(() => weft.stats.spansExported + weft.stats.spansDropped === 15);
+    expect(weft.stats).toMatchObject({ spansExported: 15, spansDropped: 0 });
+    expect(receiver.spans().map((s) => s.name).sort()).toEqual(['a0', 'a1', 'a2', 'a3', 'a4', 'b0', 'b1', 'b2', 'b3', 'b4', 'c0', 'c1', 'c2', 'c3', 'c4']);
+    await weft.shutdown();
+    await receiver.close();
+  });
+});
+
 describe('register() while the trace service stays down', () => {
   it('pauses exports after a failure instead of sending every batch to a dead service', async () => {
     const receiver = await startOtlpReceiver({ reply: () => ({ status: 503 }) });
