@@ -36,6 +36,19 @@ function isPermanent(error: unknown): boolean {
   return status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
 }
 
+/**
+ * Which kind of passing failure: each is reported once (a service down, then answering 500, then hanging is three
+ * things to know, not one), and a kind says no more than its class: a status, a timeout, a system error's code.
+ */
+function failureKind(error: unknown): string {
+  const status = statusOf(error);
+  if (status !== undefined) return `HTTP ${status}`;
+  if ((error as { timedOut?: unknown } | undefined)?.timedOut === true) return 'timeout';
+  const code = (error as { code?: unknown } | undefined)?.code ?? (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  if (typeof code === 'string') return code;
+  return error instanceof Error ? error.name : typeof error;
+}
+
 function describe(error: unknown): string {
   const status = (error as { code?: unknown } | undefined)?.code;
   if (typeof status === 'number') return `HTTP ${status}`;
@@ -342,7 +355,7 @@ export class ResilientExporter implements SpanExporter {
     }
     this.retryWhenPauseEnds();
     reportOnce(
-      `export-failed ${this.target}`,
+      `export-failed ${this.target} ${failureKind(error)}`,
       `could not export spans to ${this.target} (${describe(error)}); keeping up to ${this.maxRetrySpans} for the next attempt.${this.hint}`,
     );
   }
@@ -371,8 +384,13 @@ export class ResilientExporter implements SpanExporter {
   private keep(spans: ReadableSpan[]): void {
     const waiting = this.pending.length > 0 ? [...this.pending, ...spans] : spans;
     const overflow = Math.max(0, waiting.length - this.maxRetrySpans);
-    this.stats.spansDropped += overflow;
     this.pending = overflow > 0 ? waiting.slice(overflow) : waiting;
+    if (overflow === 0) return;
+    this.stats.spansDropped += overflow;
+    reportOnce(
+      `retry-overflow ${this.target}`,
+      `${this.target} has been failing for longer than ${this.maxRetrySpans} spans can wait for a retry: the oldest are dropped, and counted in the stats' spansDropped. \`batch.maxRetrySpans\` keeps more, in memory.${this.hint}`,
+    );
   }
 
   /**

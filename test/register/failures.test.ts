@@ -114,6 +114,33 @@ describe('register() when the service refuses some spans of a request', () => {
   });
 });
 
+describe('register() says what went wrong, once of each kind', () => {
+  it('reports an answer of 500 and one of 429 each, and the spans the retry bound let go', async () => {
+    const receiver = await startOtlpReceiver({ reply: (_, i) => ({ status: i === 0 ? 500 : 429 }) });
+    const logger = recordingLogger();
+    const weft = register({
+      logger,
+      baseUrl: receiver.url,
+      project: 'acme/p',
+      instrumentations: [],
+      flushOnExit: false,
+      batch: { maxExportBatchSize: 10, maxRetrySpans: 6, scheduledDelayMillis: 60_000, exportTimeoutMillis: 300 },
+    });
+    endSpans(10);
+    await waitUntil(() => weft.stats.exportFailures === 1);
+    await weft.forceFlush();
+    expect(weft.stats.exportFailures).toBe(2);
+    const log = logger.lines.join('\n');
+    expect(log).toContain('(HTTP 500)');
+    expect(log).toContain('(HTTP 429)');
+    // Ten failed, six could wait: four dropped, and said so, naming the option.
+    expect(weft.stats.spansDropped).toBe(4);
+    expect(log).toContain('`batch.maxRetrySpans` keeps more');
+    await weft.shutdown();
+    await receiver.close();
+  });
+});
+
 describe('register() when the trace service comes back during a long pause', () => {
   it('tries it as soon as the kept spans would overflow, instead of dropping every span until the pause ends', async () => {
     // Three failures (a batch, then two flushes retrying it) pause exports for 4 s; the service is back after them.
