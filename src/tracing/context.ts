@@ -2,6 +2,7 @@ import { type Attributes, type Context, createContextKey, propagation } from '@o
 import { ATTR, customAttributes, recordableText, toAttributeValue } from './attributes.js';
 import { reportTracingFailure } from './failures.js';
 import { activeContext, withActiveContext } from './active-context.js';
+import { kindOf, WeftConfigError } from '../config/index.js';
 
 /**
  * Values that describe where spans belong: a conversation thread, a user, a session, and metadata. Set with
@@ -103,7 +104,9 @@ function readableMetadata(metadata: Record<string, unknown> | undefined): Record
 
 function checkString(value: unknown, option: string): void {
   if (value !== undefined && (typeof value !== 'string' || value === '')) {
-    throw new TypeError(`weft: withContext() option \`${option}\` must be a non-empty string.`);
+    // The value itself is not shown: an id of the app's user is not for a log line.
+    const got = value === '' ? 'an empty string' : kindOf(value);
+    throw new WeftConfigError(option, undefined, `weft: withContext() option \`${option}\` must be a non-empty string, got ${got}.`);
   }
 }
 

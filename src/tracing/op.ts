@@ -6,6 +6,7 @@ import { type CallPlan, runTraced } from './traced-call.js';
 import { DEFAULT_MAX_YIELDS, traceAsyncGenerator, traceGenerator, type YieldOptions } from './traced-iterators.js';
 import { activeContext } from './active-context.js';
 import { isPlainObject } from '../is-plain-object.js';
+import { kindOf, WeftConfigError } from '../config/index.js';
 
 /** Options shared by {@link op}, `withSpan()` and `@traced()`. */
 export interface TraceOptions extends ContentOptions {
@@ -77,11 +78,12 @@ function shapeOf(fn: Function): Shape {
 function yieldOptions(options: OpOptions | undefined): YieldOptions {
   const max = options?.maxYields ?? DEFAULT_MAX_YIELDS;
   if (!Number.isInteger(max) || max < 0) {
-    throw new TypeError(`weft: option \`maxYields\` must be a whole number of values (0 or more), got ${String(max)}.`);
+    const got = typeof max === 'number' ? String(max) : kindOf(max);
+    throw new WeftConfigError('maxYields', undefined, `weft: option \`maxYields\` must be a whole number of values (0 or more), got ${got}.`);
   }
   const joinStrings = options?.joinStrings ?? true;
   if (typeof joinStrings !== 'boolean') {
-    throw new TypeError(`weft: option \`joinStrings\` must be true or false, got ${typeof joinStrings}.`);
+    throw new WeftConfigError('joinStrings', undefined, `weft: option \`joinStrings\` must be true or false, got ${kindOf(joinStrings)}.`);
   }
   return { max, joinStrings };
 }
@@ -107,7 +109,9 @@ export function callPlan(name: string, options: TraceOptions | undefined): CallP
 /** The display name to record, if any: `''` and `null` are none, as an unset option (see {@link recordableText}). */
 function recordableDisplayName(name: unknown): string | undefined {
   if (name === undefined || name === null || name === '') return undefined;
-  if (typeof name !== 'string') throw new TypeError(`weft: option \`displayName\` must be a string, got ${typeof name}.`);
+  if (typeof name !== 'string') {
+    throw new WeftConfigError('displayName', undefined, `weft: option \`displayName\` must be a string, got ${kindOf(name)}.`);
+  }
   return recordableText(name, 'display name');
 }
 

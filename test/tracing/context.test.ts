@@ -1,6 +1,7 @@
 import { context, DiagLogLevel, diag, propagation, trace } from '@opentelemetry/api';
 import { currentSpan, getWeftContext, op, withContext, withSpan, withThread } from 'weft';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configError } from '../helpers/config-error.js';
 import { recordingLogger } from '../helpers/recording-logger.js';
 import { childrenOf, named, startHarness, type TracingHarness } from './harness.js';
 
@@ -193,7 +194,9 @@ describe('withContext()', () => {
   });
 
   it('rejects an empty thread id with an error naming the option', () => {
-    expect(() => withThread('', () => 1)).toThrow(/threadId/);
+    const error = configError(() => withThread('', () => 1));
+    expect(error.option).toBe('threadId');
+    expect(error.message).toMatch(/`threadId` must be a non-empty string, got an empty string/);
   });
 
   it('leaves out a thread id the trace service would read as JSON, runs the code all the same, and keeps one that only starts like it', async () => {

@@ -1,6 +1,7 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { op } from 'weft';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configError } from '../helpers/config-error.js';
 import { childrenOf, inputsOf, named, outputOf, startHarness, type TracingHarness } from './harness.js';
 
 let h: TracingHarness;
@@ -97,8 +98,12 @@ describe('op() over generators', () => {
     );
     const spans = await h.capture(() => [...files()]);
     expect(outputOf(named(spans, 'files'))).toEqual(['a.txt', 'b.txt']);
-    expect(() => op(function* f() {}, { joinStrings: 'no' as never })).toThrow(/`joinStrings` must be true or false/);
-    expect(() => op(function* f() {}, { maxYields: -1 })).toThrow(/`maxYields` must be a whole number/);
+    const badJoin = configError(() => op(function* f() {}, { joinStrings: 'no' as never }));
+    expect(badJoin.option).toBe('joinStrings');
+    expect(badJoin.message).toMatch(/`joinStrings` must be true or false, got a string/);
+    const badMax = configError(() => op(function* f() {}, { maxYields: -1 }));
+    expect(badMax.option).toBe('maxYields');
+    expect(badMax.message).toMatch(/`maxYields` must be a whole number of values \(0 or more\), got -1/);
   });
 
   it('cuts a joined text past a million characters, saying how many more there were', async () => {

@@ -1,6 +1,7 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { op, withSpan } from 'weft';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { configError } from '../helpers/config-error.js';
 import { childrenOf, inputsOf, named, outputOf, startHarness, type TracingHarness } from './harness.js';
 
 let h: TracingHarness;
@@ -253,7 +254,9 @@ describe('op()', () => {
     for (const name of ['jsonNamed', 'emptyNamed', 'blockJsonNamed']) {
       expect(named(spans, name).attributes).not.toHaveProperty('wandb.display_name');
     }
-    expect(() => op(function b() {}, { displayName: 42 as unknown as string })).toThrow(/`displayName` must be a string, got number/);
+    const error = configError(() => op(function b() {}, { displayName: 42 as unknown as string }));
+    expect(error.option).toBe('displayName');
+    expect(error.message).toMatch(/`displayName` must be a string, got a number/);
   });
 
   it('leaves a JSON display name set through the span handle unset, without failing the call', async () => {

@@ -115,8 +115,8 @@ function nonNegative(value: unknown, fallback: number, option: string): number {
   return value;
 }
 
-/** A number as it is (`got -1`), a string quoted, anything else by its type. */
-function describeValue(value: unknown): string {
+/** A number as it is (`got -1`), a string quoted, anything else by its type: the `got …` of an option's error. */
+export function describeValue(value: unknown): string {
   if (typeof value === 'number') return String(value);
   if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
   return kindOf(value);

@@ -1,4 +1,4 @@
-import { parseProject } from '../../config/index.js';
+import { parseProject, WeftConfigError } from '../../config/index.js';
 import type { HttpCore } from '../core/http.js';
 import { ChatCompletions } from './chat/completions.js';
 import { type ChatTracingOption, resolveChatTracing } from './chat/trace-chat.js';
@@ -50,7 +50,7 @@ export class InferenceClient {
     if (options.project !== undefined) {
       const name = options.projectHeader;
       if (name !== undefined && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
-        throw new TypeError(`weft: option \`projectHeader\` must be an HTTP header name, got ${JSON.stringify(name)}.`);
+        throw new WeftConfigError('projectHeader', undefined, `weft: option \`projectHeader\` must be an HTTP header name, got ${JSON.stringify(name)}.`);
       }
       const project = parseProject(options.project).id;
       for (const header of name !== undefined ? [name] : [COMPAT_PROJECT_HEADER, OPENAI_PROJECT_HEADER]) headers[header] = project;

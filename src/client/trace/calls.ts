@@ -1,5 +1,7 @@
 import type { CallOptions } from '../core/types.js';
 import { ResponseStream } from '../core/response-stream.js';
+import { describeValue } from '../core/options.js';
+import { WeftConfigError } from '../../config/errors.js';
 import { type CallNode, buildCallTree } from './call-tree.js';
 import { TraceResource } from './resource.js';
 import type {
@@ -144,7 +146,7 @@ export class Calls extends TraceResource {
   iterate(req: ProjectScoped<CallsQueryReq> = {}, options: CallsIterateOptions = {}): ResponseStream<CallSchema> {
     const { pageSize = 1000, ...callOptions } = options;
     if (!Number.isInteger(pageSize) || pageSize < 1) {
-      throw new TypeError(`weft: option \`pageSize\` must be a positive integer, got ${String(pageSize)}.`);
+      throw new WeftConfigError('pageSize', undefined, `weft: option \`pageSize\` must be a positive integer, got ${describeValue(pageSize)}.`);
     }
     return new ResponseStream(() => this.pages(req, pageSize, callOptions));
   }

@@ -2,6 +2,8 @@ import { WeftAbortError, WeftApiError, WeftConnectionError } from '../core/error
 import { abortableSleep } from '../core/abortable-sleep.js';
 import { CLIENT_CLOSED, clientClosedError, wasNeverSent } from '../core/attempt.js';
 import { MAX_TIMER_MS } from '../core/timer-limit.js';
+import { describeValue } from '../core/options.js';
+import { WeftConfigError } from '../../config/errors.js';
 import { type JobProgress, advanceProgress, initialProgress } from './job-progress.js';
 import type { EventListParams, TrainingJobEvent } from './types/events.js';
 import type { Paginated } from './types/pagination.js';
@@ -49,7 +51,11 @@ function positive(value: number | undefined, name: string, fallback: number): nu
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS) {
     // Above MAX_TIMER_MS a Node timer fires after 1 ms: the watch would poll in a tight loop.
-    throw new TypeError(`weft: \`${name}\` must be a positive number of milliseconds up to ${MAX_TIMER_MS} (about 24.8 days), got ${value}.`);
+    throw new WeftConfigError(
+      name,
+      undefined,
+      `weft: option \`${name}\` must be a positive number of milliseconds up to ${MAX_TIMER_MS} (about 24.8 days), got ${describeValue(value)}.`,
+    );
   }
   return value;
 }
@@ -57,7 +63,8 @@ function positive(value: number | undefined, name: string, fallback: number): nu
 function integerIn(value: number | undefined, name: string, min: number, max: number, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw new TypeError(`weft: \`${name}\` must be an integer from ${min}${max === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${max}`}, got ${value}.`);
+    const range = max === Number.MAX_SAFE_INTEGER ? `${min} up` : `${min} to ${max}`;
+    throw new WeftConfigError(name, undefined, `weft: option \`${name}\` must be an integer from ${range}, got ${describeValue(value)}.`);
   }
   return value;
 }

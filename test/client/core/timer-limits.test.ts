@@ -54,6 +54,8 @@ describe('a delay option longer than a Node timer can wait', () => {
     job = await startFakeJob(() => [event('e0', 'training_started'), event('e1', 'training_ended')]);
     const watching = trainingClient(job.server.origin).jobs.watch('job-1', { pollIntervalMs: TOO_LONG });
     await expect(watching).rejects.toThrow(/`pollIntervalMs`/);
+    await expect(watching).rejects.toBeInstanceOf(WeftConfigError);
+    await expect(watching).rejects.toMatchObject({ option: 'pollIntervalMs' });
     expect(job.eventRequests()).toHaveLength(0);
   });
 
@@ -61,6 +63,8 @@ describe('a delay option longer than a Node timer can wait', () => {
     job = await startFakeJob(() => [event('e0', 'training_started'), event('e1', 'training_ended')]);
     const watching = trainingClient(job.server.origin).jobs.watch('job-1', { pollIntervalMs: 10, maxPollIntervalMs: TOO_LONG });
     await expect(watching).rejects.toThrow(/`maxPollIntervalMs`/);
+    await expect(watching).rejects.toBeInstanceOf(WeftConfigError);
+    await expect(watching).rejects.toMatchObject({ option: 'maxPollIntervalMs' });
     expect(job.eventRequests()).toHaveLength(0);
   });
 });

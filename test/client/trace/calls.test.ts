@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Client, WeftServerError } from '../../../src/client/index.js';
+import { configError } from '../../helpers/config-error.js';
 import type { CallSchema } from '../../../src/client/trace/types/calls.js';
 import { type RecordedRequest, type RecordingServer, sendJson, startRecordingServer } from '../core/recording-server.js';
 import { PROJECT } from './endpoint-cases.js';
@@ -86,7 +87,9 @@ describe('calls.iterate', () => {
   });
 
   it('rejects a page size that is not a positive integer', () => {
-    expect(() => client.trace.calls.iterate({}, { pageSize: 0 })).toThrow(/pageSize/);
+    const error = configError(() => client.trace.calls.iterate({}, { pageSize: 0 }));
+    expect(error.option).toBe('pageSize');
+    expect(error.message).toMatch(/`pageSize` must be a positive integer, got 0/);
   });
 });
 

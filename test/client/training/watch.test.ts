@@ -1,5 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Client, type RetryEvent, type TrainingJobEvent, WeftAbortError, WeftConnectionError, WeftNotFoundError, WeftServerError } from 'weft';
+import {
+  Client,
+  type RetryEvent,
+  type TrainingJobEvent,
+  WeftAbortError,
+  WeftConfigError,
+  WeftConnectionError,
+  WeftNotFoundError,
+  WeftServerError,
+} from 'weft';
 import { sendJson, startLoopbackServer } from '../inference/loopback-server.js';
 import { trainingClient, closeClients } from '../inference/support.js';
 import { deadOrigin } from '../../helpers/dead-origin.js';
@@ -173,6 +182,9 @@ describe('training.jobs.watch', () => {
   });
 
   it('rejects an interval that is not a positive number, naming it', async () => {
-    await expect(trainingClient('http://127.0.0.1:9').jobs.watch('j', { pollIntervalMs: 0 })).rejects.toThrow(/`pollIntervalMs`/);
+    const watching = trainingClient('http://127.0.0.1:9').jobs.watch('j', { pollIntervalMs: 0 });
+    await expect(watching).rejects.toThrow(/option `pollIntervalMs` must be a positive number of milliseconds/);
+    await expect(watching).rejects.toBeInstanceOf(WeftConfigError);
+    await expect(watching).rejects.toMatchObject({ option: 'pollIntervalMs' });
   });
 });
