@@ -15,6 +15,7 @@ import { HttpCore } from './core/http.js';
 import type { RetryEvent } from './core/types.js';
 import type { BackoffOptions } from './core/retry.js';
 import { type ChatTracingOption, InferenceClient } from './inference/index.js';
+import { checkProjectHeader } from './inference/project-header.js';
 import { TraceClient } from './trace/trace-client.js';
 import { TrainingClient } from './training/index.js';
 import { LazyAgent } from './core/undici.js';
@@ -113,6 +114,9 @@ export class Client {
     // The project header is sent only when a project was configured: the local fallback project means
     // nothing to a remote inference service, which would refuse it.
     const configuredProject = pick(options.project, ENV.project) === undefined ? undefined : connection.project.id;
+    // Checked here, as the inference client checks it (only when it is used), so that a bad one is said under the
+    // name the app gave it, not the inference client's `projectHeader`.
+    if (configuredProject !== undefined) checkProjectHeader(options.inferenceProjectHeader, 'inferenceProjectHeader');
     this.inference = new InferenceClient(inferenceCore, {
       project: configuredProject,
       projectHeader: options.inferenceProjectHeader,

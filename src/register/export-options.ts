@@ -1,6 +1,7 @@
-import { validateHeaderName, validateHeaderValue } from 'node:http';
+import { validateHeaderValue } from 'node:http';
 import { type Connection, ENV, kindOf, refuseUnknownOptions, WeftConfigError } from '../config/index.js';
 import { reportOnce } from '../diagnostics.js';
+import { HEADER_NAME_RULE, isHeaderName } from '../header-name.js';
 import { BATCH_OPTION_NAMES, type BatchOptions, type ExportOptions } from './options.js';
 
 // Reading and checking the export options of register() and weftSpanProcessor(): the batch settings (option, then
@@ -81,7 +82,8 @@ const WEFT_HEADERS: Record<string, ((keySet: boolean) => string | undefined) | u
 
 /**
  * The `headers` option, checked as Node would check them at every request: a name or value it refuses (a line
- * break, a non-ASCII character) would otherwise make every export fail. The value is never repeated in the message.
+ * break, a non-ASCII character) would otherwise make every export fail. A name is checked by isHeaderName(), as the
+ * client's are. The value is never repeated in the message.
  */
 export function checkExportHeaders(headers: unknown, keySet: boolean): Record<string, string> | undefined {
   if (headers === undefined) return undefined;
@@ -90,11 +92,7 @@ export function checkExportHeaders(headers: unknown, keySet: boolean): Record<st
   };
   if (headers === null || typeof headers !== 'object' || Array.isArray(headers)) refuse('must be an object of header names to string values');
   for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
-    try {
-      validateHeaderName(name);
-    } catch {
-      refuse(`has an invalid header name ${JSON.stringify(name.slice(0, 60))}`);
-    }
+    if (!isHeaderName(name)) refuse(`has an invalid header name ${JSON.stringify(name.slice(0, 60))}: a name is ${HEADER_NAME_RULE}`);
     // Left out of the request, as OTel's merge does (a plain-JS app's unset variable).
     if (value === undefined) continue;
     const own = WEFT_HEADERS[name.toLowerCase()]?.(keySet);

@@ -5,6 +5,7 @@
  */
 import { WeftConfigError } from '../../config/errors.js';
 import { kindOf } from '../../config/settings.js';
+import { HEADER_NAME_RULE, isHeaderName } from '../../header-name.js';
 import type { BackoffOptions } from './retry.js';
 import { MAX_TIMER_MS } from './timer-limit.js';
 
@@ -66,9 +67,8 @@ export function checkedIdempotent(value: unknown): boolean | undefined {
   return value;
 }
 
-// What undici (and Node's http) accept: RFC 9110 token characters in a name; in a value, no control character
-// but the tab (so no CR or LF, which would let a value start a header of its own).
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// What undici (and Node's http) accept in a value: no control character but the tab (so no CR or LF, which would
+// let a value start a header of its own). A name is checked by isHeaderName().
 const HEADER_VALUE_FORBIDDEN = /[^\t\x20-\x7e\x80-\xff]/;
 
 /**
@@ -82,11 +82,11 @@ export function checkHeaders(headers: unknown): void {
     throw new WeftConfigError('headers', undefined, `weft: option \`headers\` must be an object of header names to values, got ${kindOf(headers)}.`);
   }
   for (const [name, value] of Object.entries(headers)) {
-    if (!HEADER_NAME.test(name)) {
+    if (!isHeaderName(name)) {
       throw new WeftConfigError(
         'headers',
         undefined,
-        `weft: option \`headers\` has an invalid header name ${JSON.stringify(name)}: a name is letters, digits and !#$%&'*+-.^_\`|~ only.`,
+        `weft: option \`headers\` has an invalid header name ${JSON.stringify(name)}: a name is ${HEADER_NAME_RULE}.`,
       );
     }
     if (value === undefined || value === null) continue;

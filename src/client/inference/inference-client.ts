@@ -1,9 +1,9 @@
-import { parseProject, WeftConfigError } from '../../config/index.js';
+import { parseProject } from '../../config/index.js';
 import type { HttpCore } from '../core/http.js';
 import { ChatCompletions } from './chat/completions.js';
 import { type ChatTracingOption, resolveChatTracing } from './chat/trace-chat.js';
 import { Models } from './models/models.js';
-import { COMPAT_PROJECT_HEADER, OPENAI_PROJECT_HEADER } from './project-header.js';
+import { COMPAT_PROJECT_HEADER, checkProjectHeader, OPENAI_PROJECT_HEADER } from './project-header.js';
 
 /** Options of {@link InferenceClient}. */
 export interface InferenceClientOptions {
@@ -48,10 +48,7 @@ export class InferenceClient {
   constructor(core: HttpCore, options: InferenceClientOptions = {}) {
     const headers: Record<string, string> = {};
     if (options.project !== undefined) {
-      const name = options.projectHeader;
-      if (name !== undefined && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
-        throw new WeftConfigError('projectHeader', undefined, `weft: option \`projectHeader\` must be an HTTP header name, got ${JSON.stringify(name)}.`);
-      }
+      const name = checkProjectHeader(options.projectHeader, 'projectHeader');
       const project = parseProject(options.project).id;
       for (const header of name !== undefined ? [name] : [COMPAT_PROJECT_HEADER, OPENAI_PROJECT_HEADER]) headers[header] = project;
     }

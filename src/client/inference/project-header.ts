@@ -1,3 +1,6 @@
+import { kindOf, WeftConfigError } from '../../config/index.js';
+import { HEADER_NAME_RULE, isHeaderName } from '../../header-name.js';
+
 /**
  * The header that attributes inference usage to a project, `<team>/<project>`, as the spec names it (a neutral word
  * in place of the vendor's prefix).
@@ -9,3 +12,15 @@ export const COMPAT_PROJECT_HEADER = 'Compat-Project';
  * weft sends both names by default, with the same value: each service reads its own and ignores the other.
  */
 export const OPENAI_PROJECT_HEADER = 'OpenAI-Project';
+
+/**
+ * The one name to send the project under, as an app gave it (`projectHeader` of the inference client, `option`
+ * then, or the `Client`'s `inferenceProjectHeader`): a header name, or `undefined` for both default names.
+ *
+ * @throws {WeftConfigError} naming `option`, for anything else.
+ */
+export function checkProjectHeader(name: unknown, option: string): string | undefined {
+  if (name === undefined || (typeof name === 'string' && isHeaderName(name))) return name;
+  const got = typeof name === 'string' ? JSON.stringify(name) : kindOf(name);
+  throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be an HTTP header name (${HEADER_NAME_RULE}), got ${got}.`);
+}
