@@ -1,4 +1,5 @@
 import { HttpError, type ValidationIssue } from './http.js';
+import { isObjectRecord } from '../is-object-record.js';
 
 /**
  * A field of a request body. The real services validate with pydantic (mostly `extra="forbid"`), so this
@@ -32,10 +33,6 @@ const MESSAGES: Record<string, [string, string]> = {
   object: ['Input should be a valid dictionary or object', 'dict_type'],
   datetime: ['Input should be a valid datetime (ISO 8601)', 'datetime_type'],
 };
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function checkField(value: unknown, spec: FieldSpec, loc: (string | number)[], issues: ValidationIssue[]): void {
   if (value === null) {
@@ -79,7 +76,7 @@ function checkField(value: unknown, spec: FieldSpec, loc: (string | number)[], i
       }
       return;
     case 'object':
-      if (!isPlainObject(value)) {
+      if (!isObjectRecord(value)) {
         fail();
         return;
       }
@@ -118,7 +115,7 @@ function checkObject(
  */
 export function checkBody<T>(value: unknown, spec: ObjectSpec): T {
   const issues: ValidationIssue[] = [];
-  if (!isPlainObject(value)) {
+  if (!isObjectRecord(value)) {
     issues.push({ loc: ['body'], msg: 'Input should be a valid dictionary or object', type: 'dict_type' });
   } else {
     checkObject(value, spec, ['body'], issues);

@@ -1,4 +1,5 @@
 import { ENV, kindOf, refuseUnknownOptions, WeftConfigError } from '../config/index.js';
+import { isObjectRecord } from '../is-object-record.js';
 import { CHAT_TRACING_OPTIONS, CLIENT_ONLY_OPTION_NAMES, REGISTER_OPTION_NAMES, type RegisterOptions, SPAN_LIMIT_NAMES } from './options.js';
 import { resolveFlushOnExit } from './pipeline-flushing.js';
 import { ROUTING_ATTRIBUTES } from './resource.js';
@@ -7,9 +8,6 @@ function refuse(option: string, expected: string, value: unknown, envVar?: strin
   const where = envVar ? `option \`${option}\` (env ${envVar})` : `option \`${option}\``;
   throw new WeftConfigError(option, envVar, `weft: ${where} must be ${expected}, got ${kindOf(value)}.`);
 }
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const isAttributeValue = (value: unknown): boolean =>
   typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
@@ -44,7 +42,7 @@ function refuseRoutingAttribute(name: string): void {
 
 /** OTel's span limits: each a whole number of 0 or more (Infinity for none), as the SDK reads them. */
 function checkSpanLimits(limits: unknown): void {
-  if (!isPlainObject(limits)) refuse('spanLimits', `an object of span limits (${SPAN_LIMIT_NAMES.join(', ')})`, limits);
+  if (!isObjectRecord(limits)) refuse('spanLimits', `an object of span limits (${SPAN_LIMIT_NAMES.join(', ')})`, limits);
   refuseUnknownOptions(limits, SPAN_LIMIT_NAMES, '', 'spanLimits.');
   for (const [name, value] of Object.entries(limits)) {
     if (value === undefined || value === Number.POSITIVE_INFINITY || (Number.isInteger(value) && (value as number) >= 0)) continue;
@@ -62,13 +60,13 @@ function checkSpanLimits(limits: unknown): void {
  */
 export function checkRegisterOptions(options: unknown): RegisterOptions {
   if (options === undefined) return {};
-  if (!isPlainObject(options)) refuse('options', 'an object', options);
+  if (!isObjectRecord(options)) refuse('options', 'an object', options);
   refuseUnknownOptions(options, REGISTER_OPTION_NAMES, 'register()', '', CLIENT_ONLY_OPTION_NAMES);
   const { serviceName, resourceAttributes, instrumentations, spanProcessors, sampler, spanLimits, global, flushOnExit, logger } =
     options as Record<string, unknown>;
   if (serviceName !== undefined && typeof serviceName !== 'string') refuse('serviceName', 'a string', serviceName, 'OTEL_SERVICE_NAME');
   if (resourceAttributes !== undefined) {
-    if (!isPlainObject(resourceAttributes)) refuse('resourceAttributes', 'an object of attribute names to values', resourceAttributes);
+    if (!isObjectRecord(resourceAttributes)) refuse('resourceAttributes', 'an object of attribute names to values', resourceAttributes);
     for (const [name, value] of Object.entries(resourceAttributes)) {
       // An array of values is an attribute value too, as OTel has it; `undefined` is a plain-JS app's unset value.
       const ok = value === undefined || isAttributeValue(value) || (Array.isArray(value) && value.every(isAttributeValue));

@@ -129,6 +129,14 @@ describe('the redaction hook', () => {
     expect(present(attributes)).toEqual([]);
     expect(attributes['gen_ai.response.id']).toBe('c');
   });
+
+  it('leaves content out when it returns arrays dressed as messages, which would be recorded as empty lists', async () => {
+    const attributes = await record({
+      redactContent: (messages) => messages.map((m) => Object.assign([], { role: m.role, parts: m.parts })) as never,
+    });
+    expect(attributes).not.toHaveProperty('gen_ai.input.messages');
+    expect(attributes).not.toHaveProperty('gen_ai.output.messages');
+  });
 });
 
 describe('when the input is recorded', () => {

@@ -7,6 +7,7 @@ import { TrainingJobs } from './jobs.js';
 import { TrainingModels } from './models.js';
 import type { TrainingChatParams } from './types/chat.js';
 import type { HealthResponse, SystemCheckResponse } from './types/health.js';
+import { isObjectRecord } from '../../is-object-record.js';
 
 /** Options of a chat call to the training service. */
 export interface TrainingChatRequestOptions extends ChatRequestOptions {
@@ -77,14 +78,10 @@ export class TrainingClient {
       const checks = await this.core.request<SystemCheckResponse>(call);
       return { healthy: true, checks: checks ?? {} };
     } catch (error) {
-      if (error instanceof WeftServerError && error.status === 503 && isRecord(error.body)) {
+      if (error instanceof WeftServerError && error.status === 503 && isObjectRecord(error.body)) {
         return { healthy: false, checks: error.body as SystemCheckResponse };
       }
       throw error;
     }
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

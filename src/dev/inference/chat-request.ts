@@ -1,14 +1,11 @@
 import { HttpError } from '../http.js';
 import type { ChatRequest } from './chat-types.js';
+import { isObjectRecord } from '../../is-object-record.js';
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 
 function invalid(message: string, param: string): HttpError {
   return new HttpError(400, message, { type: 'invalid_request_error', param, code: 'invalid_value' });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function positiveInt(body: Record<string, unknown>, name: string, max = Number.MAX_SAFE_INTEGER): void {
@@ -24,7 +21,7 @@ function positiveInt(body: Record<string, unknown>, name: string, max = Number.M
  * error shape (`{error: {message, type, param, code}}`), naming the offending parameter.
  */
 export function parseChatRequest(body: unknown): ChatRequest {
-  if (!isObject(body)) throw invalid('The request body must be a JSON object.', 'body');
+  if (!isObjectRecord(body)) throw invalid('The request body must be a JSON object.', 'body');
   if (typeof body.model !== 'string' || body.model.trim() === '') {
     throw invalid("'model' is required and must be a non-empty string.", 'model');
   }
@@ -32,7 +29,7 @@ export function parseChatRequest(body: unknown): ChatRequest {
     throw invalid("'messages' is required and must be a non-empty array.", 'messages');
   }
   body.messages.forEach((m, i) => {
-    if (!isObject(m)) throw invalid(`messages[${i}] must be an object.`, `messages[${i}]`);
+    if (!isObjectRecord(m)) throw invalid(`messages[${i}] must be an object.`, `messages[${i}]`);
     if (typeof m.role !== 'string' || !ROLES.has(m.role)) {
       throw invalid(`messages[${i}].role must be one of ${[...ROLES].join(', ')}.`, `messages[${i}].role`);
     }
@@ -45,7 +42,7 @@ export function parseChatRequest(body: unknown): ChatRequest {
     }
     if (Array.isArray(content)) {
       content.forEach((part, j) => {
-        if (!isObject(part) || typeof part.type !== 'string') {
+        if (!isObjectRecord(part) || typeof part.type !== 'string') {
           throw invalid(`messages[${i}].content[${j}] must be a content part with a type.`, `messages[${i}].content[${j}]`);
         }
       });
@@ -53,8 +50,8 @@ export function parseChatRequest(body: unknown): ChatRequest {
     if (m.tool_calls !== undefined && m.tool_calls !== null) {
       if (!Array.isArray(m.tool_calls)) throw invalid(`messages[${i}].tool_calls must be an array.`, `messages[${i}].tool_calls`);
       m.tool_calls.forEach((call, j) => {
-        const fn = isObject(call) ? call.function : undefined;
-        if (!isObject(fn) || typeof fn.name !== 'string' || typeof fn.arguments !== 'string') {
+        const fn = isObjectRecord(call) ? call.function : undefined;
+        if (!isObjectRecord(fn) || typeof fn.name !== 'string' || typeof fn.arguments !== 'string') {
           throw invalid(
             `messages[${i}].tool_calls[${j}] must be {id, type: "function", function: {name, arguments}}.`,
             `messages[${i}].tool_calls[${j}]`,
@@ -66,8 +63,8 @@ export function parseChatRequest(body: unknown): ChatRequest {
   if (body.tools !== undefined && body.tools !== null) {
     if (!Array.isArray(body.tools)) throw invalid("'tools' must be an array.", 'tools');
     body.tools.forEach((t, i) => {
-      const fn = isObject(t) ? t.function : undefined;
-      if (!isObject(t) || t.type !== 'function' || !isObject(fn) || typeof fn.name !== 'string' || fn.name === '') {
+      const fn = isObjectRecord(t) ? t.function : undefined;
+      if (!isObjectRecord(t) || t.type !== 'function' || !isObjectRecord(fn) || typeof fn.name !== 'string' || fn.name === '') {
         throw invalid(`tools[${i}] must be {type: "function", function: {name, ...}}.`, `tools[${i}]`);
       }
     });
@@ -75,12 +72,12 @@ export function parseChatRequest(body: unknown): ChatRequest {
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
     throw invalid("'stream' must be a boolean.", 'stream');
   }
-  if (body.stream_options !== undefined && body.stream_options !== null && !isObject(body.stream_options)) {
+  if (body.stream_options !== undefined && body.stream_options !== null && !isObjectRecord(body.stream_options)) {
     throw invalid("'stream_options' must be an object.", 'stream_options');
   }
   const choice = body.tool_choice;
   if (choice !== undefined && choice !== null && !['none', 'auto', 'required'].includes(choice as string)) {
-    const name = isObject(choice) && isObject(choice.function) ? choice.function.name : undefined;
+    const name = isObjectRecord(choice) && isObjectRecord(choice.function) ? choice.function.name : undefined;
     const tools = Array.isArray(body.tools) ? (body.tools as { function: { name: string } }[]) : [];
     if (typeof name !== 'string' || !tools.some((t) => t.function.name === name)) {
       throw invalid("'tool_choice' must be none, auto, required, or name one of the offered tools.", 'tool_choice');

@@ -7,6 +7,7 @@ import type { ChatServer } from './server.js';
 import { serializeWithinLimits } from './truncate.js';
 import type { ChatCompletion, ChatCompletionRequest, ChatUsage, GenAIMessage } from './types.js';
 import { reportOnce } from '../../diagnostics.js';
+import { isObjectRecord } from '../../is-object-record.js';
 import { errorClassName } from '../../tracing/serialize.js';
 
 /**
@@ -194,16 +195,12 @@ function isMessageList(value: unknown): value is GenAIMessage[] {
     Array.isArray(value) &&
     value.every(
       (message: unknown) =>
-        isObject(message) &&
+        isObjectRecord(message) &&
         typeof message.role === 'string' &&
         Array.isArray(message.parts) &&
-        message.parts.every((part: unknown) => isObject(part) && typeof part.type === 'string'),
+        message.parts.every((part: unknown) => isObjectRecord(part) && typeof part.type === 'string'),
     )
   );
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
 }
 
 function serialize(items: readonly unknown[], config: ResolvedChatTracingConfig, dropped: (count: number) => unknown): string | undefined {
