@@ -25,6 +25,26 @@ function startOneATurn(requests: readonly Request[]): void {
   startNext();
 }
 
+/**
+ * `resultCallback`, called at the latest after `timeoutMillis`, by a timer set as the export starts. The batch
+ * processor stops waiting for an export a second after the requests' own timeout, and logs OTel's `Error: Timeout`
+ * each time it does, outside weft's once-per-kind reports. A request's own timer starts later (after its gzip, and
+ * a backlog's requests one per turn): on an event loop held for seconds in between, the processor's timer ran out
+ * first. It is answered by then; the requests are still counted as they settle, and a flush still waits for them.
+ */
+function answerWithin(resultCallback: (result: ExportResult) => void, timeoutMillis: number): (result: ExportResult) => void {
+  let answered = false;
+  const answer = () => {
+    if (answered) return;
+    answered = true;
+    clearTimeout(timer);
+    resultCallback({ code: ExportResultCode.SUCCESS });
+  };
+  const timer = setTimeout(answer, timeoutMillis);
+  timer.unref();
+  return answer;
+}
+
 /** The HTTP status of a failed export, when the service answered. */
 function statusOf(error: unknown): number | undefined {
   const status = (error as { code?: unknown } | undefined)?.code;
@@ -109,6 +129,8 @@ export class ResilientExporter implements SpanExporter {
     private readonly maxRetrySpans: number,
     /** Most spans in one request, the backlog included. */
     private readonly maxBatchSize: number,
+    /** The longest wait of one request; the batch processor is answered by then (see {@link answerWithin}). */
+    private readonly exportTimeoutMillis: number,
     /** Appended to the first failure report, e.g. how to start the local dev service. */
     private readonly hint = '',
     /** Appended to the report of an export refused with this status: what to check, naming the option and variable. */
@@ -124,7 +146,7 @@ export class ResilientExporter implements SpanExporter {
       resultCallback({ code: ExportResultCode.SUCCESS });
       return;
     }
-    this.send(spans, resultCallback);
+    this.send(spans, answerWithin(resultCallback, this.exportTimeoutMillis));
   }
 
   /**

@@ -219,7 +219,7 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
     if (status === 404) return ` Nothing takes spans at ${url}: check the \`baseUrl\` option or ${ENV.baseUrl}.`;
     return ` Check the API key (the \`apiKey\` option or ${ENV.apiKey}) and the project ${connection.project.id} (the \`project\` option or ${ENV.project}).`;
   };
-  const exporter = new ResilientExporter(otlp, stats, host, batch.maxRetrySpans, maxExportBatchSize, hint, refusedHint);
+  const exporter = new ResilientExporter(otlp, stats, host, batch.maxRetrySpans, maxExportBatchSize, batch.exportTimeoutMillis, hint, refusedHint);
   const bsp = new BatchSpanProcessor(exporter, {
     maxQueueSize: batch.maxQueueSize,
     maxExportBatchSize,
@@ -240,6 +240,8 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
     forceFlush: async () => {
       const since = exporter.failureMark();
       await Promise.all([bounded.forceFlush(), exporter.settled()]);
+      // The batch processor may have been answered before its exports' requests settled (see answerWithin).
+      await exporter.settled();
       await exporter.retryPending(since);
     },
     // The batch processor shuts its exporter down only when its last flush succeeded: when that flush timed out,

@@ -141,6 +141,33 @@ describe('register() says what went wrong, once of each kind', () => {
   });
 });
 
+describe('register() on an event loop held for seconds', () => {
+  it("answers the batch processor before its own timeout, so that OTel logs no 'Timeout' of its own", async () => {
+    const receiver = await startOtlpReceiver({ reply: () => 'hang' });
+    const logger = recordingLogger();
+    const weft = register({
+      logger,
+      baseUrl: receiver.url,
+      project: 'acme/p',
+      instrumentations: [],
+      flushOnExit: false,
+      compression: 'gzip',
+      batch: { maxExportBatchSize: 5, scheduledDelayMillis: 60_000, exportTimeoutMillis: 200 },
+    });
+    // A full batch goes at once; the app then holds the event loop before the request's gzip is back, past the
+    // request's timeout and the batch processor's, a second later.
+    endSpans(5);
+    const until = performance.now() + 1500;
+    while (performance.now() < until);
+    await waitUntil(() => weft.stats.exportFailures === 1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(logger.lines.filter((line) => line.includes('Timeout'))).toEqual([]);
+    expect(weft.stats).toMatchObject({ spansEnded: 5, spansDropped: 0 });
+    await weft.shutdown();
+    await receiver.close();
+  });
+});
+
 describe('register() when the trace service comes back during a long pause', () => {
   it('tries it as soon as the kept spans would overflow, instead of dropping every span until the pause ends', async () => {
     // Three failures (a batch, then two flushes retrying it) pause exports for 4 s; the service is back after them.
