@@ -7,6 +7,8 @@ import { isObjectRecord } from '../is-object-record.js';
  */
 export type FieldSpec =
   | { type: 'string' | 'integer' | 'number' | 'boolean' | 'any' | 'datetime' | 'uuid'; required?: boolean; nullable?: boolean }
+  /** One of a fixed set of strings, as pydantic's `Literal[...]` (a `literal_error` otherwise). */
+  | { type: 'literal'; allowed: readonly string[]; required?: boolean; nullable?: boolean }
   | { type: 'array'; items?: FieldSpec; required?: boolean; nullable?: boolean }
   | {
       type: 'object';
@@ -60,6 +62,9 @@ function checkField(value: unknown, spec: FieldSpec, loc: (string | number)[], i
       return;
     case 'datetime':
       if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) fail();
+      return;
+    case 'literal':
+      if (typeof value !== 'string' || !spec.allowed.includes(value)) issues.push(oneOfIssue(spec.allowed, loc, 'literal_error'));
       return;
     case 'uuid': {
       const issue = uuidIssue(value);
@@ -168,11 +173,28 @@ export function queryString(url: URL, name: string): string {
   return value;
 }
 
-/** Checks that a value is one of a fixed set, or throws a 422 at `loc` listing the allowed values. */
-export function checkOneOf<T extends string>(value: string, allowed: readonly T[], loc: (string | number)[]): T {
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new HttpError(422, [{ loc, msg: `Input should be ${allowed.map((a) => `'${a}'`).join(', ')}`, type: 'enum' }]);
-  }
+/**
+ * How pydantic refuses a value outside a fixed set: `Input should be 'a', 'b' or 'c'`, typed `literal_error` for a
+ * `Literal[...]` field and `enum` for an `Enum` one.
+ */
+function oneOfIssue(allowed: readonly string[], loc: (string | number)[], type: 'enum' | 'literal_error'): ValidationIssue {
+  const quoted = allowed.map((a) => `'${a}'`);
+  const expected = quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}` : (quoted[0] ?? '');
+  return { loc, msg: `Input should be ${expected}`, type };
+}
+
+/**
+ * Checks that a value is one of a fixed set, or throws a 422 at `loc` listing the allowed values. `type` is the
+ * error type the service's pydantic gives: `enum` for a field typed with an `Enum` (the default), `literal_error`
+ * for one typed `Literal[...]` (a body field of that kind is better declared `{ type: 'literal' }` in its spec).
+ */
+export function checkOneOf<T extends string>(
+  value: string,
+  allowed: readonly T[],
+  loc: (string | number)[],
+  type: 'enum' | 'literal_error' = 'enum',
+): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new HttpError(422, [oneOfIssue(allowed, loc, type)]);
   return value as T;
 }
 

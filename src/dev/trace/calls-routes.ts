@@ -2,7 +2,7 @@ import type { DevContext } from '../context.js';
 import { HttpError, sendJson, sendJsonl } from '../http.js';
 import { uuidv7 } from '../ids.js';
 import type { Route } from '../router.js';
-import { checkAt, checkBody, type FieldSpec, type ObjectSpec } from '../validate.js';
+import { checkAt, checkBody, checkOneOf, type FieldSpec, type ObjectSpec } from '../validate.js';
 import { presentCall } from './call-view.js';
 import { costCollection } from './cost-prices.js';
 import { CALLS_FILTER, optBool, optInt, optStr, reqStr, SORT_BY, strList } from './fields.js';
@@ -11,7 +11,6 @@ import { callCosts } from './usage.js';
 import { projectColumns, selectCalls } from './calls-query.js';
 import { normalizeTimestamp } from './timestamps.js';
 import type { CallSchema, CallsFilter, EndedCall, Feedback, SortBy, StartedCall } from './types.js';
-
 
 const START_FIELDS: Record<string, FieldSpec> = {
   project_id: reqStr,
@@ -40,6 +39,9 @@ const END_FIELDS: Record<string, FieldSpec> = {
   output: { type: 'any' },
   wb_run_step_end: optInt,
 };
+
+/** The kinds of item `/call/upsert_batch` takes. */
+const BATCH_MODES = ['start', 'end'] as const;
 
 const START_SPEC: ObjectSpec = {
   strict: true,
@@ -104,16 +106,6 @@ interface CallsQueryReq {
   columns?: string[] | null;
 }
 
-function checkSort(sortBy: SortBy[] | null | undefined): void {
-  sortBy?.forEach((s, i) => {
-    if (s.direction !== 'asc' && s.direction !== 'desc') {
-      throw new HttpError(422, [
-        { loc: ['body', 'sort_by', i, 'direction'], msg: "Input should be 'asc' or 'desc'", type: 'literal_error' },
-      ]);
-    }
-  });
-}
-
 /**
  * Writes the start half of a call and answers `{id, trace_id}`. Its time is stored as the service returns it
  * (UTC, microseconds), so that calls sent from other zones read back, sort and compare alike.
@@ -171,11 +163,9 @@ export function callRoutes(ctx: DevContext): Route[] {
         });
         // Validate the whole batch before writing any of it, so a bad item does not leave half a batch.
         const items = body.batch.map((item, i) => {
-          if (item.mode === 'start') return { mode: 'start' as const, req: checkAt<{ start: StartedCall }>(item.req, START_SPEC, ['body', 'batch', i, 'req']) };
-          if (item.mode === 'end') return { mode: 'end' as const, req: checkAt<{ end: EndedCall }>(item.req, END_SPEC, ['body', 'batch', i, 'req']) };
-          throw new HttpError(422, [
-            { loc: ['body', 'batch', i, 'mode'], msg: "Input should be 'start' or 'end'", type: 'literal_error' },
-          ]);
+          const mode = checkOneOf(item.mode, BATCH_MODES, ['body', 'batch', i, 'mode'], 'literal_error');
+          if (mode === 'start') return { mode, req: checkAt<{ start: StartedCall }>(item.req, START_SPEC, ['body', 'batch', i, 'req']) };
+          return { mode, req: checkAt<{ end: EndedCall }>(item.req, END_SPEC, ['body', 'batch', i, 'req']) };
         });
         const res = items.map((item) => {
           if (item.mode === 'start') return startCall(ctx, item.req.start);
@@ -229,7 +219,6 @@ export function callRoutes(ctx: DevContext): Route[] {
       path: '/calls/stream_query',
       handler: async (c) => {
         const body = checkBody<CallsQueryReq>(await c.json(), QUERY_SPEC);
-        checkSort(body.sort_by);
         const feedback = body.include_feedback ? feedbackByCall(ctx, body.project_id) : undefined;
         const prices = body.include_costs ? costs.list(body.project_id) : undefined;
         const presented = [...ctx.store.projectCalls(body.project_id)].map((call) =>

@@ -26,11 +26,17 @@ export const CALLS_FILTER: FieldSpec = optObject({
   trace_roots_only: optBool,
 });
 
-/** `sort_by`: a list of `{field, direction}`. */
+/** The directions a `sort_by` item takes. */
+export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
+
+/**
+ * `sort_by`: a list of `{field, direction}`, the service's `SortBy` (strict, `direction: Literal["asc", "desc"]`).
+ * Every route that sorts takes it from here, so that all of them refuse an unknown key or direction alike.
+ */
 export const SORT_BY: FieldSpec = {
   type: 'array',
   nullable: true,
-  items: { type: 'object', strict: true, fields: { field: reqStr, direction: reqStr } },
+  items: { type: 'object', strict: true, fields: { field: reqStr, direction: { type: 'literal', allowed: SORT_DIRECTIONS, required: true } } },
 };
 
 /** The paging and order fields of a query body. */
@@ -39,7 +45,7 @@ export const PAGING: Record<string, FieldSpec> = { sort_by: SORT_BY, limit: optI
 /** `{field, direction}` as the routes read it. */
 export interface SortBy {
   field: string;
-  direction: string;
+  direction: (typeof SORT_DIRECTIONS)[number];
 }
 
 /** Paging and order as the routes read them. */

@@ -5,7 +5,7 @@ import { checkBody, type ObjectSpec } from '../validate.js';
 import { ObjectLabels } from './object-labels.js';
 import { deleteObjectVersions, writeObject } from './object-writes.js';
 import { page, sortRecords } from './query-expr.js';
-import { optBool, optInt, optStr, reqStr, strList } from './fields.js';
+import { optBool, optInt, optStr, reqStr, SORT_BY, type SortBy, strList } from './fields.js';
 import type { ObjSchema } from './types.js';
 
 const optStrList = { ...strList, nullable: true } as const;
@@ -58,7 +58,7 @@ const QUERY_SPEC: ObjectSpec = {
     },
     limit: optInt,
     offset: optInt,
-    sort_by: { type: 'array', nullable: true, items: { type: 'object', fields: { field: reqStr, direction: reqStr } } },
+    sort_by: SORT_BY,
     metadata_only: optBool,
     include_storage_size: optBool,
   },
@@ -138,7 +138,7 @@ export function objectRoutes(ctx: DevContext): Route[] {
           filter?: ObjFilter | null;
           limit?: number | null;
           offset?: number | null;
-          sort_by?: { field: string; direction: string }[] | null;
+          sort_by?: SortBy[] | null;
           metadata_only?: boolean | null;
         }>(await c.json(), QUERY_SPEC);
         const kept = [...ctx.store.projectObjects(body.project_id)].filter((o) => matches(o, body.filter));

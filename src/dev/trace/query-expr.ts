@@ -115,8 +115,11 @@ export function matchesQuery(query: unknown, record: unknown): boolean {
   return Boolean(evalOperand((query as { $expr: unknown }).$expr, record));
 }
 
-/** Sorts records by a list of `{field, direction}`; fields may be dot paths. Stable. */
-export function sortRecords<T>(records: T[], sortBy: { field: string; direction?: string }[] | undefined): T[] {
+/**
+ * Sorts records by a list of `{field, direction}`; fields may be dot paths. Stable. The directions were checked
+ * with the body (`SORT_BY` in fields.ts), so anything but `desc` is `asc`.
+ */
+export function sortRecords<T>(records: T[], sortBy: { field: string; direction: 'asc' | 'desc' }[] | undefined): T[] {
   if (!sortBy || sortBy.length === 0) return records;
   const compare = (a: unknown, b: unknown): number => {
     if (a === b) return 0;

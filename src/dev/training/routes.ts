@@ -1,6 +1,6 @@
 import { HttpError, sendJson } from '../http.js';
 import type { RequestContext, Route } from '../router.js';
-import { checkBody, checkUuid, queryInt } from '../validate.js';
+import { checkBody, checkOneOf, checkUuid, queryInt } from '../validate.js';
 import { trainingChatRoute } from './chat-route.js';
 import type { TrainingSimulator } from './simulator.js';
 import { checkTrainable, type TrajectoryGroup, TRAJECTORY_GROUPS } from './trajectories.js';
@@ -48,13 +48,10 @@ function sftMetrics(learningRate: number) {
   });
 }
 
-function order(url: URL): 'asc' | 'desc' {
-  const value = url.searchParams.get('order') ?? 'asc';
-  if (value !== 'asc' && value !== 'desc') {
-    throw new HttpError(422, [{ loc: ['query', 'order'], msg: "Input should be 'asc' or 'desc'", type: 'enum' }]);
-  }
-  return value;
-}
+const ORDERS = ['asc', 'desc'] as const;
+
+// The checkpoint list's `?order=`, `asc` when not given.
+const order = (url: URL): 'asc' | 'desc' => checkOneOf(url.searchParams.get('order') ?? 'asc', ORDERS, ['query', 'order']);
 
 /** Where weft dev serves the training service on its own, `/training/v1`: weft's default for it. */
 export const TRAINING_PREFIX = '/training';
