@@ -61,12 +61,6 @@ function match(route: CompiledRoute, segments: string[]): Record<string, string>
   return params;
 }
 
-// Paths under /v1 belong to the inference or the training service; only the inference service speaks OpenAI.
-// `/v1/chat/completions/` (trailing slash) is the training service's (see `trainingChatRoute`).
-function styleForPath(path: string): ErrorStyle {
-  return path === '/v1/chat/completions' || path === '/v1/models' || path === '/v1/models/' ? 'openai' : 'fastapi';
-}
-
 const hasTrailingSlash = (path: string): boolean => path.length > 1 && path.endsWith('/');
 
 /**
@@ -110,7 +104,9 @@ export class Router {
       return;
     }
     const segments = splitPath(url.pathname);
-    let style: ErrorStyle = styleForPath(url.pathname);
+    // Errors are worded as the route that serves the path words them (its `errors`), even when the request is refused
+    // before a handler runs: a 405 on `/v1/chat/completions` is OpenAI's. A path no route serves is FastAPI's.
+    let style: ErrorStyle = 'fastapi';
     const candidates = hasTrailingSlash(url.pathname) ? [...this.slashRoutes, ...this.routes] : this.routes;
     try {
       let found: { route: CompiledRoute; params: Record<string, string> } | undefined;
@@ -123,6 +119,8 @@ export class Router {
           throw new HttpError(400, 'Malformed percent-encoding in the request path.');
         }
         if (!params) continue;
+        // Until a route serves the request, the path's first route words a refusal (a 405).
+        if (!pathKnown) style = route.errors ?? 'fastapi';
         pathKnown = true;
         if (route.method === method || (method === 'HEAD' && route.method === 'GET')) {
           found = { route, params };

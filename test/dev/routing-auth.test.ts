@@ -82,6 +82,25 @@ describe('weft dev: routing and bad input', () => {
     expect((await get(dev.url, '/call/start')).status).toBe(405);
   });
 
+  it('words a 405 on an inference path as OpenAI does, as the routes of that path word their errors', async () => {
+    const dev = await devService();
+    for (const [method, path] of [['GET', '/v1/chat/completions'], ['POST', '/v1/models'], ['DELETE', '/v1/models/']] as const) {
+      const res = await request(`${dev.url}${path}`, method);
+      expect(res.status).toBe(405);
+      expect(res.body).toEqual({ error: expect.objectContaining({ message: expect.stringMatching(/Method Not Allowed/) }) });
+    }
+  });
+
+  it('words a 405 on the training chat path and a 404 under /v1 as FastAPI does', async () => {
+    const dev = await devService();
+    const wrongMethod = await get(dev.url, '/v1/chat/completions/');
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.body).toEqual({ detail: expect.stringMatching(/Method Not Allowed/) });
+    const missing = await get(dev.url, '/v1/no/such/thing');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ detail: expect.stringMatching(/not a route of weft dev/) });
+  });
+
   it('answers malformed JSON with a FastAPI-style 422 and keeps serving', async () => {
     const dev = await devService();
     const res = await request(`${dev.url}/call/start`, 'POST', '{"start": ');
