@@ -122,6 +122,23 @@ describe('weft dev: call statistics in time buckets, through the Client', () => 
     ]);
   });
 
+  it('interpolates percentiles between the closest ranks, as the service’s ClickHouse quantile does', async () => {
+    const { client } = await devClient();
+    await writeCall(client, { id: 'a', trace_id: 't1', started_at: '2026-01-01T00:00:10Z', ended_at: '2026-01-01T00:00:11Z' });
+    await writeCall(client, { id: 'b', trace_id: 't2', started_at: '2026-01-01T00:00:20Z', ended_at: '2026-01-01T00:00:22Z' });
+    await writeCall(client, { id: 'c', trace_id: 't3', started_at: '2026-01-01T00:00:30Z', ended_at: '2026-01-01T00:00:34Z' });
+    const stats = await client.trace.calls.stats({
+      start: '2026-01-01T00:00:00Z',
+      end: '2026-01-01T00:01:00Z',
+      granularity: 60,
+      call_metrics: [{ metric: 'latency_ms', aggregations: ['count'], percentiles: [0, 50, 75, 100] }],
+    });
+    // Latencies 1000, 2000 and 4000: p75 lies halfway between the second and the third (nearest rank would say 4000).
+    expect(stats.call_buckets).toEqual([
+      { timestamp: '2026-01-01T00:00:00.000Z', latency_ms_count: 3, latency_ms_p0: 1000, latency_ms_p50: 2000, latency_ms_p75: 3000, latency_ms_p100: 4000 },
+    ]);
+  });
+
   it('refuses an unknown metric with a 422 naming it', async () => {
     const { client } = await devClient();
     // biome-ignore lint/suspicious/noExplicitAny: the point is a body the types would refuse

@@ -2,6 +2,7 @@ import { HttpError } from '../http.js';
 import { checkOneOf } from '../validate.js';
 import type { Cost } from './cost-prices.js';
 import { groupBy } from './group-by.js';
+import { quantile } from './quantile.js';
 import { bucketize, type BucketWindow } from './time-buckets.js';
 import { type AggregatedUsage, ownUsage } from './usage.js';
 import type { CallSchema } from './types.js';
@@ -53,11 +54,6 @@ function merged(into: Record<string, unknown>, values: Record<string, number | n
   return into;
 }
 
-function percentile(sorted: number[], p: number): number {
-  // Nearest rank.
-  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 /**
  * A metric's values in one bucket, aggregated. Keys are `<metric>_<aggregation>` and `<metric>_p<N>` (the
  * reference does not show the service's naming). An empty bucket sums and counts to 0; the rest are null.
@@ -72,7 +68,7 @@ function aggregate(values: number[], spec: MetricSpec): Record<string, number | 
     out[`${spec.metric}_${a}`] = value;
   }
   const sorted = [...values].sort((x, y) => x - y);
-  for (const p of spec.percentiles ?? []) out[`${spec.metric}_p${p}`] = sorted.length ? percentile(sorted, p) : null;
+  for (const p of spec.percentiles ?? []) out[`${spec.metric}_p${p}`] = quantile(sorted, p / 100);
   return out;
 }
 

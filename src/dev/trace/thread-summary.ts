@@ -1,3 +1,4 @@
+import { quantile } from './quantile.js';
 import type { CallSchema } from './types.js';
 
 /** `ThreadSchema`: one conversation thread, summarised from its turns. */
@@ -27,15 +28,6 @@ const isTurn = (call: CallSchema): boolean => !!call.thread_id && call.turn_id =
 
 const time = (iso: string): number => Date.parse(iso);
 
-// Linear interpolation between the closest ranks, as ClickHouse's quantile does.
-function percentile(sorted: number[], p: number): number | null {
-  if (sorted.length === 0) return null;
-  const rank = (sorted.length - 1) * p;
-  const low = Math.floor(rank);
-  const high = Math.ceil(rank);
-  return sorted[low]! + (sorted[high]! - sorted[low]!) * (rank - low);
-}
-
 function summarize(threadId: string, turns: CallSchema[]): ThreadSummary {
   const byStart = [...turns].sort((a, b) => time(a.started_at) - time(b.started_at));
   // A running turn has no end yet: it was last updated when it started.
@@ -52,8 +44,8 @@ function summarize(threadId: string, turns: CallSchema[]): ThreadSummary {
     last_updated: updatedAt(byUpdate[byUpdate.length - 1]!),
     first_turn_id: byStart[0]!.id,
     last_turn_id: byUpdate[byUpdate.length - 1]!.id,
-    p50_turn_duration_ms: percentile(durations, 0.5),
-    p99_turn_duration_ms: percentile(durations, 0.99),
+    p50_turn_duration_ms: quantile(durations, 0.5),
+    p99_turn_duration_ms: quantile(durations, 0.99),
   };
 }
 
