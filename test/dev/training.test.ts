@@ -115,6 +115,28 @@ describe('weft dev: the training service', () => {
     expect(res.body.detail[0].loc).toEqual(['query', 'limit']);
   });
 
+  it('pages checkpoints after the id of the last one read, in the order asked', async () => {
+    const { v1, model } = await setup();
+    const job = await post(v1, '/preview/training-jobs', { model_id: model.id, trajectory_groups: groups([[1, 0], [0.5, 0.5]]) });
+    await eventsUntilEnd(v1, job.body.id);
+    const first = await get(v1, `/preview/models/${model.id}/checkpoints?limit=2&order=desc`);
+    expect(first.body).toMatchObject({ object: 'list', has_more: true, first_id: first.body.data[0].id, last_id: first.body.data[1].id });
+    expect(first.body.data.map((c: Json) => c.step)).toEqual([2, 1]);
+    const rest = await get(v1, `/preview/models/${model.id}/checkpoints?limit=2&order=desc&after=${first.body.last_id}`);
+    expect(rest.body).toMatchObject({ has_more: false });
+    expect(rest.body.data.map((c: Json) => c.step)).toEqual([0]);
+  });
+
+  it('answers 422 at ?after= when it names no checkpoint or event', async () => {
+    const { v1, model } = await setup();
+    const job = await post(v1, '/preview/training-jobs', { model_id: model.id, trajectory_groups: groups([[1]]) });
+    for (const path of [`/preview/models/${model.id}/checkpoints?after=nope`, `/preview/training-jobs/${job.body.id}/events?after=nope`]) {
+      const res = await get(v1, path);
+      expect(res.status).toBe(422);
+      expect(res.body.detail).toEqual([{ loc: ['query', 'after'], msg: expect.stringMatching(/"nope" is not the id of a known (checkpoint|event)/), type: 'value_error' }]);
+    }
+  });
+
   it('creates a job only for a known model', async () => {
     const { v1 } = await setup();
     const res = await post(v1, '/preview/training-jobs', { model_id: randomUUID(), trajectory_groups: groups([[1]]) });

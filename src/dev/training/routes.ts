@@ -1,7 +1,8 @@
 import { HttpError, sendJson } from '../http.js';
 import type { RequestContext, Route } from '../router.js';
-import { checkBody, checkOneOf, checkUuid, queryInt } from '../validate.js';
+import { checkBody, checkOneOf, checkUuid } from '../validate.js';
 import { trainingChatRoute } from './chat-route.js';
+import { paginate, readCursor } from './paging.js';
 import type { TrainingSimulator } from './simulator.js';
 import { checkTrainable, type TrajectoryGroup, TRAJECTORY_GROUPS } from './trajectories.js';
 
@@ -113,12 +114,13 @@ function sharedV1Routes(sim: TrainingSimulator, defaultEntity: string): Route[] 
     {
       method: 'GET',
       path: '/v1/preview/models/{model_id}/checkpoints',
-      handler: (c) =>
-        sendJson(
-          c.res,
-          200,
-          sim.listCheckpoints(pathUuid(c, 'model_id'), c.url.searchParams.get('after'), queryInt(c.url, 'limit', 20, 1, 100), order(c.url)),
-        ),
+      handler: (c) => {
+        // The query is checked before the model is looked up, as FastAPI checks it before the handler runs.
+        const id = pathUuid(c, 'model_id');
+        const cursor = readCursor(c.url);
+        const direction = order(c.url);
+        sendJson(c.res, 200, paginate(sim.checkpoints(id, direction), cursor, 'checkpoint'));
+      },
     },
     {
       method: 'DELETE',
@@ -215,12 +217,11 @@ function sharedV1Routes(sim: TrainingSimulator, defaultEntity: string): Route[] 
     {
       method: 'GET',
       path: '/v1/preview/training-jobs/{training_job_id}/events',
-      handler: (c) =>
-        sendJson(
-          c.res,
-          200,
-          sim.events(pathUuid(c, 'training_job_id'), c.url.searchParams.get('after'), queryInt(c.url, 'limit', 20, 1, 100)),
-        ),
+      handler: (c) => {
+        const id = pathUuid(c, 'training_job_id');
+        const cursor = readCursor(c.url);
+        sendJson(c.res, 200, paginate(sim.events(id), cursor, 'event'));
+      },
     },
     { method: 'GET', path: '/v1/health', auth: false, handler: (c) => sendJson(c.res, 200, { status: 'ok' }) },
     {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { HttpError } from '../http.js';
 import { jobEnded, type StoredJob, type StoredModel, type TrainingMutation, type TrainingStore } from './store.js';
-import type { CheckpointResponse, ModelResponse, Page, TrainingJobEvent, TrainingJobEventType, TrainingJobResponse } from './types.js';
+import type { CheckpointResponse, ModelResponse, TrainingJobEvent, TrainingJobEventType, TrainingJobResponse } from './types.js';
 
 /**
  * Why a job that was queued or running when the service stopped is failed on the next start instead of
@@ -20,26 +20,6 @@ export interface JobPlan {
   failure: string | undefined;
   metrics: (step: number) => Record<string, number>;
   dataUrl?: string;
-}
-
-/** A cursor page over a list of items with ids, as the training service pages (`after` is an id). */
-function paginate<T extends { id: string }>(items: T[], after: string | null, limit: number, what: string): Page<T> {
-  let start = 0;
-  if (after) {
-    const index = items.findIndex((item) => item.id === after);
-    if (index === -1) {
-      throw new HttpError(422, [{ loc: ['query', 'after'], msg: `"${after}" is not the id of a known ${what}`, type: 'value_error' }]);
-    }
-    start = index + 1;
-  }
-  const data = items.slice(start, start + limit);
-  return {
-    object: 'list',
-    data,
-    first_id: data[0]?.id ?? '',
-    last_id: data.at(-1)?.id ?? '',
-    has_more: start + limit < items.length,
-  };
 }
 
 /**
@@ -110,10 +90,9 @@ export class TrainingSimulator {
     return { model_id: id, deleted_checkpoints: deleted, deleted_run: true };
   }
 
-  /** Lists a model's checkpoints by step. */
-  listCheckpoints(id: string, after: string | null, limit: number, order: 'asc' | 'desc'): Page<CheckpointResponse> {
-    const sorted = [...this.model(id).checkpoints].sort((a, b) => (order === 'asc' ? a.step - b.step : b.step - a.step));
-    return paginate(sorted, after, limit, 'checkpoint');
+  /** A model's checkpoints by step, or a 404. */
+  checkpoints(id: string, order: 'asc' | 'desc'): CheckpointResponse[] {
+    return [...this.model(id).checkpoints].sort((a, b) => (order === 'asc' ? a.step - b.step : b.step - a.step));
   }
 
   /** Deletes checkpoints by step; steps that do not exist are reported back. */
@@ -157,9 +136,9 @@ export class TrainingSimulator {
     return { id, training_start, training_end, error_message };
   }
 
-  /** A page of a job's events, oldest first. */
-  events(id: string, after: string | null, limit: number): Page<TrainingJobEvent> {
-    return paginate(this.storedJob(id).events, after, limit, 'event');
+  /** A job's events so far, oldest first, or a 404. */
+  events(id: string): readonly TrainingJobEvent[] {
+    return this.storedJob(id).events;
   }
 
   /** Stops every pending timer (jobs stay where they are, and a restart fails them). */
