@@ -1,3 +1,6 @@
+// `weft dev`'s arguments are read here rather than in src/cli/ because runDevCommand, DEV_USAGE and UsageError are
+// part of the public `weft/dev` export (src/dev/index.ts), so an app or a test can start the service as the command
+// does; src/cli/main.ts dispatches to it and owns the process (signals, exit codes).
 import { parseArgs } from 'node:util';
 import { DEFAULT_DEV_HOST, DEFAULT_DEV_PORT, isLoopbackUrl } from '../config/index.js';
 import { type DevService, startDevService } from './service.js';
