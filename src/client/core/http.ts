@@ -40,7 +40,8 @@
  *   body the caller drops unfinished (a stream never read, an iterator left mid-way) is released like that once it
  *   is garbage-collected, with the attempt's listeners on the caller's signal and on `closing`.
  * - **Resource methods** take `CallOptions` (types.ts) as their last argument (signal, timeoutMs, maxRetries,
- *   idempotent, headers) and pass them through; the caller's `idempotent` overrides the endpoint's choice.
+ *   idempotent, headers) and pass them through `forwardCallOptions()` (call-options.ts), which keeps only those
+ *   five; the caller's `idempotent` overrides the endpoint's choice.
  * - **Lifetime**: cores share one keep-alive undici `Agent` when given a `dispatcher`; otherwise each core
  *   owns one, released by `close()`. `close()` first ends what is in flight (requests, streams being read or
  *   left unfinished, waits between retries), which fails with `WEFT_CLIENT_CLOSED`, so it settles at once.

@@ -1,7 +1,8 @@
+import { forwardCallOptions } from '../core/call-options.js';
 import type { CallOptions } from '../core/types.js';
 import { MultipartBody } from '../core/multipart.js';
 import type { ResponseStream } from '../core/response-stream.js';
-import { TraceResource, forward } from './resource.js';
+import { TraceResource } from './resource.js';
 import type { ProjectScoped } from './types/common.js';
 import type { FileContentReq, FileCreateInput, FileCreateRes, FilesStatsReq, FilesStatsRes } from './types/files.js';
 
@@ -19,12 +20,12 @@ export class Files extends TraceResource {
       .field('project_id', input.project_id ?? this.projectId)
       .file('file', input.content, { filename: input.filename ?? 'file', ...(input.contentType ? { contentType: input.contentType } : {}) });
     // The digest is derived from the content, so sending the same bytes twice stores one file.
-    return this.scope.core.request({ method: 'POST', path: '/file/create', body: form, ...forward('idempotent', options) });
+    return this.scope.core.request({ method: 'POST', path: '/file/create', body: form, ...forwardCallOptions(options, true) });
   }
 
   /** Downloads a file's bytes. POST /file/content */
   async content(req: ProjectScoped<FileContentReq>, options: CallOptions = {}): Promise<Uint8Array> {
-    return this.scope.core.bytes({ method: 'POST', path: '/file/content', body: this.scoped(req), ...forward('idempotent', options) });
+    return this.scope.core.bytes({ method: 'POST', path: '/file/content', body: this.scoped(req), ...forwardCallOptions(options, true) });
   }
 
   /** Downloads a file as a stream of chunks, for files too big to hold in memory. POST /file/content */
@@ -33,7 +34,7 @@ export class Files extends TraceResource {
       method: 'POST',
       path: '/file/content',
       body: this.scoped(req),
-      ...forward('idempotent', { ...options, headers: { accept: '*/*', ...options.headers } }),
+      ...forwardCallOptions({ ...options, headers: { accept: '*/*', ...options.headers } }, true),
     });
   }
 

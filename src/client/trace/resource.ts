@@ -1,5 +1,6 @@
 import type { ProjectRef } from '../../config/index.js';
 import type { HttpCore } from '../core/http.js';
+import { forwardCallOptions } from '../core/call-options.js';
 import type { CallOptions, HttpMethod } from '../core/types.js';
 import type { ResponseStream } from '../core/response-stream.js';
 import { type QueryParams, encodePath } from '../core/url.js';
@@ -49,7 +50,8 @@ export abstract class TraceResource {
     init: { body?: unknown; query?: QueryParams; retry?: Retry },
     options: CallOptions = {},
   ): Promise<T> {
-    return this.scope.core.request<T>({ method, path, body: init.body, query: init.query, ...forward(init.retry, options) });
+    const { body, query, retry } = init;
+    return this.scope.core.request<T>({ method, path, body, query, ...forwardCallOptions(options, idempotent(retry)) });
   }
 
   protected jsonl<T>(
@@ -59,17 +61,11 @@ export abstract class TraceResource {
     options: CallOptions = {},
   ): ResponseStream<T> {
     // Every JSONL endpoint is a query, so it is always safe to send again.
-    return this.scope.core.jsonl<T>({ method, path, body: init.body, query: init.query, ...forward('idempotent', options) });
+    return this.scope.core.jsonl<T>({ method, path, body: init.body, query: init.query, ...forwardCallOptions(options, true) });
   }
 }
 
-/** Merges the endpoint's retry decision with the caller's options; the caller's `idempotent` wins. */
-export function forward(retry: Retry | undefined, options: CallOptions) {
-  return {
-    signal: options.signal,
-    timeoutMs: options.timeoutMs,
-    maxRetries: options.maxRetries,
-    headers: options.headers,
-    idempotent: options.idempotent ?? (retry === undefined ? undefined : retry === 'idempotent'),
-  };
+/** The endpoint's retry decision as the core's `idempotent`; none leaves it to the method. */
+function idempotent(retry: Retry | undefined): boolean | undefined {
+  return retry === undefined ? undefined : retry === 'idempotent';
 }

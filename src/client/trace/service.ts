@@ -1,5 +1,6 @@
+import { forwardCallOptions } from '../core/call-options.js';
 import type { CallOptions } from '../core/types.js';
-import { TraceResource, forward } from './resource.js';
+import { TraceResource } from './resource.js';
 import type { GeolocateRes, HealthRes, ProjectsInfoReq, ProjectsInfoRes, ServerInfoRes, VersionRes } from './types/service.js';
 
 /** The trace service's own information. `client.trace.service` */
@@ -16,7 +17,7 @@ export class Service extends TraceResource {
 
   /** GET /version; the one trace endpoint whose answer may be plain text, returned as a string. */
   async version(options: CallOptions = {}): Promise<VersionRes> {
-    return this.scope.core.request({ method: 'GET', path: '/version', allowText: true, ...forward(undefined, options) });
+    return this.scope.core.request({ method: 'GET', path: '/version', allowText: true, ...forwardCallOptions(options) });
   }
 
   /** Where the service thinks the caller is. GET /geolocate */

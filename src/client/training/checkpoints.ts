@@ -1,4 +1,5 @@
 import type { HttpCore } from '../core/http.js';
+import { forwardCallOptions } from '../core/call-options.js';
 import type { CallOptions } from '../core/types.js';
 import { paginate } from './paginate.js';
 import { encodeSegment } from '../core/url.js';
@@ -22,10 +23,11 @@ export class Checkpoints {
    */
   async list(modelId: string, params: CheckpointListParams = {}, options: CallOptions = {}): Promise<Paginated<Checkpoint>> {
     return this.core.request<Paginated<Checkpoint>>({
-      ...options,
       method: 'GET',
       path: checkpointsPath(modelId),
+      // The keys the service takes (reference §1.2), whatever else `params` holds.
       query: { after: params.after, limit: params.limit, order: params.order },
+      ...forwardCallOptions(options),
     });
   }
 
@@ -36,11 +38,7 @@ export class Checkpoints {
    * for await (const checkpoint of client.training.models.checkpoints.listAll(modelId)) console.log(checkpoint.step);
    */
   listAll(modelId: string, params: CheckpointListParams = {}, options: CallOptions = {}): AsyncGenerator<Checkpoint, void, undefined> {
-    return paginate(
-      (after) =>
-        this.core.request<Paginated<Checkpoint>>({ ...options, method: 'GET', path: checkpointsPath(modelId), query: { ...params, after } }),
-      params.after,
-    );
+    return paginate((after) => this.list(modelId, { ...params, after }, options), params.after);
   }
 
   /**
@@ -49,10 +47,10 @@ export class Checkpoints {
    */
   async delete(modelId: string, params: DeleteCheckpointsParams, options: CallOptions = {}): Promise<DeleteCheckpointsResponse> {
     return this.core.request<DeleteCheckpointsResponse>({
-      ...options,
       method: 'DELETE',
       path: checkpointsPath(modelId),
       body: { steps: params.steps },
+      ...forwardCallOptions(options),
     });
   }
 }

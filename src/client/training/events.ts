@@ -1,4 +1,5 @@
 import type { HttpCore } from '../core/http.js';
+import { forwardCallOptions } from '../core/call-options.js';
 import type { CallOptions } from '../core/types.js';
 import { paginate } from './paginate.js';
 import { encodeSegment } from '../core/url.js';
@@ -12,10 +13,10 @@ export class JobEvents {
   /** Lists one page of a job's events (`GET /preview/training-jobs/{training_job_id}/events`). */
   async list(jobId: string, params: EventListParams = {}, options: CallOptions = {}): Promise<Paginated<TrainingJobEvent>> {
     return this.core.request<Paginated<TrainingJobEvent>>({
-      ...options,
       method: 'GET',
       path: eventsPath(jobId),
       query: { after: params.after, limit: params.limit },
+      ...forwardCallOptions(options),
     });
   }
 
@@ -24,16 +25,7 @@ export class JobEvents {
    * `jobs.watch()` to wait for more).
    */
   listAll(jobId: string, params: EventListParams = {}, options: CallOptions = {}): AsyncGenerator<TrainingJobEvent, void, undefined> {
-    return paginate(
-      (after) =>
-        this.core.request<Paginated<TrainingJobEvent>>({
-          ...options,
-          method: 'GET',
-          path: eventsPath(jobId),
-          query: { limit: params.limit, after },
-        }),
-      params.after,
-    );
+    return paginate((after) => this.list(jobId, { limit: params.limit, after }, options), params.after);
   }
 }
 

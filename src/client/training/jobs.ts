@@ -1,4 +1,5 @@
 import type { HttpCore } from '../core/http.js';
+import { forwardCallOptions } from '../core/call-options.js';
 import type { CallOptions } from '../core/types.js';
 import { JobEvents, eventsPath } from './events.js';
 import { encodeSegment } from '../core/url.js';
@@ -26,28 +27,30 @@ export class TrainingJobs {
    */
   async createRl(params: CreateRlJobParams, options: CallOptions = {}): Promise<TrainingJob> {
     return this.core.request<TrainingJob>({
-      ...options,
       method: 'POST',
       path: '/preview/training-jobs',
       body: params,
-      idempotent: options.idempotent ?? false,
+      ...forwardCallOptions(options, false),
     });
   }
 
   /** Starts an SFT job on data already uploaded as a W&B artifact (`POST /preview/sft-training-jobs`). */
   async createSft(params: CreateSftJobParams, options: CallOptions = {}): Promise<TrainingJob> {
     return this.core.request<TrainingJob>({
-      ...options,
       method: 'POST',
       path: '/preview/sft-training-jobs',
       body: params,
-      idempotent: options.idempotent ?? false,
+      ...forwardCallOptions(options, false),
     });
   }
 
   /** Reads a job (`GET /preview/training-jobs/{training_job_id}`). */
   async get(jobId: string, options: CallOptions = {}): Promise<TrainingJob> {
-    return this.core.request<TrainingJob>({ ...options, method: 'GET', path: `/preview/training-jobs/${encodeSegment(jobId, 'jobId')}` });
+    return this.core.request<TrainingJob>({
+      method: 'GET',
+      path: `/preview/training-jobs/${encodeSegment(jobId, 'jobId')}`,
+      ...forwardCallOptions(options),
+    });
   }
 
   /**

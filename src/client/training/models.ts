@@ -1,4 +1,5 @@
 import type { HttpCore } from '../core/http.js';
+import { forwardCallOptions } from '../core/call-options.js';
 import type { CallOptions } from '../core/types.js';
 import { Checkpoints } from './checkpoints.js';
 import { encodeSegment } from '../core/url.js';
@@ -27,21 +28,15 @@ export class TrainingModels {
    * });
    */
   async create(params: ModelCreateParams, options: CallOptions = {}): Promise<TrainingModel> {
-    return this.core.request<TrainingModel>({
-      ...options,
-      method: 'POST',
-      path: '/preview/models',
-      body: params,
-      idempotent: options.idempotent ?? false,
-    });
+    return this.core.request<TrainingModel>({ method: 'POST', path: '/preview/models', body: params, ...forwardCallOptions(options, false) });
   }
 
   /** Deletes a model with all its checkpoints, artifacts and run (`DELETE /preview/models/{model_id}`). */
   async delete(modelId: string, options: CallOptions = {}): Promise<DeleteModelResponse> {
     return this.core.request<DeleteModelResponse>({
-      ...options,
       method: 'DELETE',
       path: `/preview/models/${encodeSegment(modelId, 'modelId')}`,
+      ...forwardCallOptions(options),
     });
   }
 
@@ -51,12 +46,11 @@ export class TrainingModels {
    */
   async log(modelId: string, params: LogParams, options: CallOptions = {}): Promise<unknown> {
     return this.core.request<unknown>({
-      ...options,
       method: 'POST',
       path: `/preview/models/${encodeSegment(modelId, 'modelId')}/log`,
       body: params,
-      idempotent: options.idempotent ?? false,
       allowText: true,
+      ...forwardCallOptions(options, false),
     });
   }
 }

@@ -1,5 +1,6 @@
 import { WeftServerError } from '../core/errors.js';
 import type { HttpCore } from '../core/http.js';
+import { forwardCallOptions } from '../core/call-options.js';
 import type { CallOptions } from '../core/types.js';
 import { ChatCompletions, type ChatRequestOptions } from '../inference/chat/completions.js';
 import { type ChatTracingOption, resolveChatTracing } from '../inference/chat/trace-chat.js';
@@ -63,7 +64,7 @@ export class TrainingClient {
 
   /** `GET /health`. The body is not documented and is returned as sent. */
   health(options: CallOptions = {}): Promise<HealthResponse> {
-    return this.core.request<HealthResponse>({ ...options, method: 'GET', path: '/health' });
+    return this.core.request<HealthResponse>({ method: 'GET', path: '/health', ...forwardCallOptions(options) });
   }
 
   /**
@@ -74,8 +75,8 @@ export class TrainingClient {
   async systemCheck(options: CallOptions = {}): Promise<SystemCheckResult> {
     try {
       // `maxRetries: undefined` is "not given", like an absent one: the default here is 0, not the core's 2.
-      const call = { ...options, maxRetries: options.maxRetries ?? 0, method: 'GET', path: '/system-check' } as const;
-      const checks = await this.core.request<SystemCheckResponse>(call);
+      const call = forwardCallOptions({ ...options, maxRetries: options.maxRetries ?? 0 });
+      const checks = await this.core.request<SystemCheckResponse>({ method: 'GET', path: '/system-check', ...call });
       return { healthy: true, checks: checks ?? {} };
     } catch (error) {
       if (error instanceof WeftServerError && error.status === 503 && isObjectRecord(error.body)) {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { CallOptions } from 'weft';
 import { trainingClient, closeClients } from '../inference/support.js';
 import { type FakeJob, event, startFakeJob } from './events-server.js';
 
@@ -33,6 +34,34 @@ describe('paging helpers', () => {
       [null, 'desc', '2'],
       ['c1', 'desc', '2'],
       ['c3', 'desc', '2'],
+    ]);
+  });
+
+  it('sends only the query keys the service takes (after, limit, order) from every checkpoint page', async () => {
+    const checkpoints = [0, 1, 2].map((step) => ({ id: `c${step}`, step, metrics: {} as Record<string, number> }));
+    job = await startFakeJob(() => [], { checkpoints });
+    // A params object that holds more than the list's query, as an app's own options object may.
+    const params = { limit: 2, order: 'asc' as const, step: 3 };
+    const client = trainingClient(job.server.origin);
+    for await (const _ of client.models.checkpoints.listAll('m', params));
+    await client.models.checkpoints.list('m', params);
+    expect(job.server.requests.map((r) => [...r.query.keys()].sort())).toEqual([
+      ['limit', 'order'],
+      ['after', 'limit', 'order'],
+      ['limit', 'order'],
+    ]);
+  });
+
+  it('sends nothing of an option that is not a call option, as the trace and inference resources do', async () => {
+    job = await startFakeJob(() => []);
+    const client = trainingClient(job.server.origin);
+    // What a caller without types might pass: a read must still go as a GET without a body, to its own path.
+    const stray = { body: { debug: 1 }, query: { debug: '1' }, path: '/elsewhere' } as CallOptions;
+    await client.jobs.events.list('job-1', {}, stray);
+    await client.models.checkpoints.list('m', {}, stray);
+    expect(job.server.requests.map((r) => [r.url, r.body])).toEqual([
+      ['/v1/preview/training-jobs/job-1/events', ''],
+      ['/v1/preview/models/m/checkpoints', ''],
     ]);
   });
 

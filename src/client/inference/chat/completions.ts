@@ -1,3 +1,4 @@
+import { forwardCallOptions } from '../../core/call-options.js';
 import { isHtml, isJsonContentType, unexpectedBodyError } from '../../core/content-type.js';
 import type { HttpCore } from '../../core/http.js';
 import type { CallOptions } from '../../core/types.js';
@@ -55,7 +56,8 @@ export class ChatCompletions<
   create(body: P, options?: O): Promise<ChatCompletionResponse | ChatCompletionStream>;
   create(body: P, options: O = {} as O): Promise<ChatCompletionResponse | ChatCompletionStream> {
     const path = this.route.path(options);
-    const call = callOptions(options);
+    // Only the core's call options travel on; the route's own (the training's `trailingSlash`) stop here.
+    const call = forwardCallOptions(options);
     return traceChat<ChatCompletionResponse | ChatCompletionStream>(
       this.route.tracing,
       this.core.baseUrl,
@@ -107,10 +109,4 @@ export class ChatCompletions<
 function withStreamUsage(body: ChatCompletionCreateParams): ChatCompletionCreateParams {
   if (body.stream !== true || body.stream_options?.include_usage !== undefined) return body;
   return { ...body, stream_options: { ...body.stream_options, include_usage: true } };
-}
-
-/** Only the core's call options travel on; resource-specific ones (like the training's `trailingSlash`) stop here. */
-function callOptions(options: ChatRequestOptions): ChatRequestOptions {
-  const { signal, timeoutMs, maxRetries, idempotent, headers } = options;
-  return { signal, timeoutMs, maxRetries, idempotent, ...(headers ? { headers } : {}) };
 }

@@ -1,4 +1,5 @@
 import type { HttpCore } from '../../core/http.js';
+import { forwardCallOptions } from '../../core/call-options.js';
 import type { CallOptions } from '../../core/types.js';
 import type { ModelList } from './types.js';
 
@@ -18,10 +19,9 @@ export class Models {
    */
   list(options: CallOptions = {}): Promise<ModelList> {
     return this.core.request<ModelList>({
-      ...options,
       method: 'GET',
       path: '/models',
-      headers: { ...this.headers, ...options.headers },
+      ...forwardCallOptions({ ...options, headers: { ...this.headers, ...options.headers } }),
     });
   }
 }
