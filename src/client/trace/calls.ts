@@ -16,6 +16,7 @@ import type {
   CallStatsRes,
   CallUpdateReq,
   CallUpdateRes,
+  CallUpsertBatchReq,
   CallUpsertBatchRes,
   CallsDeleteReq,
   CallsDeleteRes,
@@ -77,12 +78,14 @@ export class Calls extends TraceResource {
 
   /** Writes starts and ends in one request, in order. POST /call/upsert_batch */
   async upsertBatch(req: CallUpsertBatchInput, options?: CallOptions): Promise<CallUpsertBatchRes> {
-    const batch = req.batch.map((item) =>
-      item.mode === 'start'
-        ? { mode: item.mode, req: { start: this.scoped(item.req.start) } }
-        : { mode: item.mode, req: { end: this.scoped(item.req.end) } },
-    );
-    return this.json('POST', '/call/upsert_batch', { body: { batch }, retry: 'once' }, options);
+    const body: CallUpsertBatchReq = {
+      batch: req.batch.map((item) =>
+        item.mode === 'start'
+          ? { mode: item.mode, req: { start: this.scoped(item.req.start) } }
+          : { mode: item.mode, req: { end: this.scoped(item.req.end) } },
+      ),
+    };
+    return this.json('POST', '/call/upsert_batch', { body, retry: 'once' }, options);
   }
 
   /** Reads one call; `call` is null when there is none. POST /call/read */

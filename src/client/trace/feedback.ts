@@ -2,6 +2,7 @@ import type { CallOptions } from '../core/types.js';
 import { TraceResource } from './resource.js';
 import type { ProjectScoped } from './types/common.js';
 import type {
+  FeedbackCreateBatchReq,
   FeedbackCreateBatchRes,
   FeedbackCreateReq,
   FeedbackCreateRes,
@@ -26,7 +27,7 @@ export class FeedbackResource extends TraceResource {
 
   /** Adds several pieces of feedback. POST /feedback/batch/create */
   async createBatch(req: { batch: Array<ProjectScoped<FeedbackCreateReq>> }, options?: CallOptions): Promise<FeedbackCreateBatchRes> {
-    const body = { batch: req.batch.map((item) => this.scoped(item)) };
+    const body: FeedbackCreateBatchReq = { batch: req.batch.map((item) => this.scoped(item)) };
     return this.json('POST', '/feedback/batch/create', { body, retry: 'once' }, options);
   }
 

@@ -6,6 +6,7 @@ import type {
   AliasesListRes,
   ObjAddTagsReq,
   ObjAddTagsRes,
+  ObjCreateReq,
   ObjCreateRes,
   ObjDeleteReq,
   ObjDeleteRes,
@@ -30,8 +31,9 @@ export type ListParams = { project_id?: string | undefined } & Record<string, st
 export class Objs extends TraceResource {
   /** Stores a new version of an object. POST /obj/create */
   async create(req: { obj: ProjectScoped<ObjSchemaForInsert> }, options?: CallOptions): Promise<ObjCreateRes> {
+    const body: ObjCreateReq = { obj: this.scoped(req.obj) };
     // Versions are addressed by the digest of their value: storing the same value twice is one version.
-    return this.json('POST', '/obj/create', { body: { obj: this.scoped(req.obj) }, retry: 'idempotent' }, options);
+    return this.json('POST', '/obj/create', { body, retry: 'idempotent' }, options);
   }
 
   /** Deletes some versions of an object, or all of them. POST /obj/delete */

@@ -5,6 +5,7 @@ import type { ProjectScoped } from './types/common.js';
 import type {
   TableCreateFromDigestsReq,
   TableCreateFromDigestsRes,
+  TableCreateReq,
   TableCreateRes,
   TableQueryReq,
   TableQueryRes,
@@ -23,8 +24,9 @@ import type {
  */
 export class Tables extends TraceResource {
   /** Stores rows as a table. POST /table/create */
-  async create(req: { table: { project_id?: string | undefined; rows: Array<Record<string, unknown>> } }, options?: CallOptions): Promise<TableCreateRes> {
-    return this.json('POST', '/table/create', { body: { table: this.scoped(req.table) }, retry: 'idempotent' }, options);
+  async create(req: { table: ProjectScoped<TableCreateReq['table']> }, options?: CallOptions): Promise<TableCreateRes> {
+    const body: TableCreateReq = { table: this.scoped(req.table) };
+    return this.json('POST', '/table/create', { body, retry: 'idempotent' }, options);
   }
 
   /** Makes a table from rows already stored. POST /table/create_from_digests */
