@@ -5,6 +5,7 @@ import { MAX_TIMER_MS } from '../core/timer-limit.js';
 import { describeValue } from '../core/options.js';
 import { WeftConfigError } from '../../config/errors.js';
 import { type JobProgress, advanceProgress, initialProgress } from './job-progress.js';
+import { paginate } from './paginate.js';
 import type { EventListParams, TrainingJobEvent } from './types/events.js';
 import type { Paginated } from './types/pagination.js';
 
@@ -136,30 +137,31 @@ class EventReader {
     private readonly signal: AbortSignal | undefined,
   ) {}
 
-  /** Reads every page there is now; returns how many new events came, or the outcome once the job ended. */
+  /**
+   * Reads every page there is now, on from the last event read by the polls before; returns how many new events
+   * came, or the outcome once the job ended.
+   */
   async poll(): Promise<number | WatchJobOutcome> {
     let fresh = 0;
-    for (;;) {
-      const params = this.cursor === undefined ? { limit: this.limit } : { after: this.cursor, limit: this.limit };
-      const page = await this.listPage(params, this.signal);
-      for (const event of page.data) {
-        if (this.seen.has(event.id)) continue;
-        this.seen.add(event.id);
-        this.events.push(event);
-        fresh += 1;
-        this.progress = advanceProgress(this.progress, event);
-        this.onEvent?.(event, this.progress);
-        const { status, error } = this.progress;
-        if (status === 'succeeded' || status === 'failed') {
-          return { status, events: this.events, progress: this.progress, ...(error !== undefined ? { error } : {}) };
-        }
+    const pages = paginate(
+      (after) => this.listPage(after === undefined ? { limit: this.limit } : { after, limit: this.limit }, this.signal),
+      this.cursor,
+    );
+    for await (const event of pages) {
+      // Kept per event, so a poll that fails on a later page resumes after the last page it read.
+      this.cursor = event.id;
+      if (this.seen.has(event.id)) continue;
+      this.seen.add(event.id);
+      this.events.push(event);
+      fresh += 1;
+      this.progress = advanceProgress(this.progress, event);
+      this.onEvent?.(event, this.progress);
+      const { status, error } = this.progress;
+      if (status === 'succeeded' || status === 'failed') {
+        return { status, events: this.events, progress: this.progress, ...(error !== undefined ? { error } : {}) };
       }
-      const last = page.data.at(-1);
-      // A page that claims more but does not move the cursor would be asked for again forever.
-      const advanced = last !== undefined && last.id !== this.cursor;
-      if (last !== undefined) this.cursor = last.id;
-      if (!page.has_more || !advanced) return fresh;
     }
+    return fresh;
   }
 }
 

@@ -114,6 +114,40 @@ describe('training.jobs.watch', () => {
     }
   });
 
+  it('resumes after the last page it read when a later page of a poll fails', async () => {
+    let failures = 0;
+    const server = await startLoopbackServer((req, res) => {
+      const after = req.query.get('after');
+      if (after === null) return sendJson(res, 200, { object: 'list', data: [started, steps[0]], has_more: true });
+      // The second page fails the HTTP core's three attempts, so the whole poll fails; the next poll asks again.
+      if (after === 'e1' && failures++ < 3) return sendJson(res, 503, { detail: 'down' });
+      sendJson(res, 200, { object: 'list', data: after === 'e1' ? [steps[1], ended] : [], has_more: false });
+    });
+    try {
+      const outcome = await trainingClient(server.origin).jobs.watch('job-1', FAST);
+      expect(outcome.events.map((e) => e.id)).toEqual(['e0', 'e1', 'e2', 'e4']);
+      expect(server.requests.map((r) => r.query.get('after'))).toEqual([null, 'e1', 'e1', 'e1', 'e1']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('ends a poll at a page that claims more but does not move the cursor, and polls on', async () => {
+    let requests = 0;
+    const server = await startLoopbackServer((_req, res) => {
+      requests += 1;
+      sendJson(res, 200, { object: 'list', data: requests < 5 ? [started] : [ended], has_more: true });
+    });
+    try {
+      const outcome = await trainingClient(server.origin).jobs.watch('job-1', FAST);
+      expect(outcome.events.map((e) => e.id)).toEqual(['e0', 'e4']);
+      // The first poll follows has_more once and stops where the cursor stood still; each later poll asks once.
+      expect(server.requests.map((r) => r.query.get('after'))).toEqual([null, 'e0', 'e0', 'e0', 'e0']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('gives up with the last error when the outage outlasts maxConsecutiveErrors', async () => {
     const server = await startLoopbackServer((_req, res) => sendJson(res, 503, { detail: 'down' }));
     try {
