@@ -2,7 +2,10 @@ import type { TrainingJobEvent } from './types/events.js';
 
 /** Where a job stands, summed up from its events. */
 export interface JobProgress {
-  /** `running` until a terminal event arrives. */
+  /**
+   * `pending` before the first event, `running` from `training_started` or a `gradient_step` on, and `succeeded`
+   * or `failed` at the terminal event (`training_ended`, `training_failed`: `TERMINAL_EVENT_TYPES`).
+   */
   status: 'pending' | 'running' | 'succeeded' | 'failed';
   /** `gradient_step` events seen so far. */
   step: number;

@@ -6,7 +6,7 @@ import { describeValue } from '../core/options.js';
 import { WeftConfigError } from '../../config/errors.js';
 import { type JobProgress, advanceProgress, initialProgress } from './job-progress.js';
 import { paginate } from './paginate.js';
-import type { EventListParams, TrainingJobEvent } from './types/events.js';
+import { type EventListParams, TERMINAL_EVENT_TYPES, type TrainingJobEvent } from './types/events.js';
 import type { Paginated } from './types/pagination.js';
 
 /** Options of `training.jobs.watch()`. */
@@ -156,12 +156,17 @@ class EventReader {
       fresh += 1;
       this.progress = advanceProgress(this.progress, event);
       this.onEvent?.(event, this.progress);
-      const { status, error } = this.progress;
-      if (status === 'succeeded' || status === 'failed') {
-        return { status, events: this.events, progress: this.progress, ...(error !== undefined ? { error } : {}) };
-      }
+      // The watch stops where a caller's own loop over TERMINAL_EVENT_TYPES would.
+      if (TERMINAL_EVENT_TYPES.includes(event.type)) return this.outcome();
     }
     return fresh;
+  }
+
+  /** The outcome at a terminal event, whose status advanceProgress has set. */
+  private outcome(): WatchJobOutcome {
+    const { status, error } = this.progress;
+    const ended = status === 'succeeded' ? 'succeeded' : 'failed';
+    return { status: ended, events: this.events, progress: this.progress, ...(error !== undefined ? { error } : {}) };
   }
 }
 
