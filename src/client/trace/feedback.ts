@@ -19,7 +19,7 @@ import type {
 } from './types/feedback.js';
 
 /** Reactions, notes and custom feedback on calls and objects. `client.trace.feedback` */
-export class FeedbackResource extends TraceResource {
+export class Feedback extends TraceResource {
   /** Adds one piece of feedback. POST /feedback/create */
   async create(req: ProjectScoped<FeedbackCreateReq>, options?: CallOptions): Promise<FeedbackCreateRes> {
     return this.json('POST', '/feedback/create', { body: this.scoped(req), retry: 'once' }, options);

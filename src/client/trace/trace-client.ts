@@ -4,7 +4,7 @@ import { AnnotationQueues } from './annotation-queues.js';
 import { Calls } from './calls.js';
 import { Costs } from './costs.js';
 import { Evaluations } from './evaluations.js';
-import { FeedbackResource } from './feedback.js';
+import { Feedback } from './feedback.js';
 import { Files } from './files.js';
 import { Images } from './images.js';
 import { InferenceInfo } from './inference-info.js';
@@ -28,7 +28,7 @@ import { TraceV2 } from './v2/v2.js';
 export class TraceClient {
   readonly calls: Calls;
   readonly costs: Costs;
-  readonly feedback: FeedbackResource;
+  readonly feedback: Feedback;
   readonly files: Files;
   readonly objs: Objs;
   readonly otel: Otel;
@@ -46,7 +46,7 @@ export class TraceClient {
     const scope: TraceScope = { core, project: options.project };
     this.calls = new Calls(scope);
     this.costs = new Costs(scope);
-    this.feedback = new FeedbackResource(scope);
+    this.feedback = new Feedback(scope);
     this.files = new Files(scope);
     this.objs = new Objs(scope);
     this.otel = new Otel(scope);
