@@ -14,8 +14,9 @@ import { reportOnce } from '../diagnostics.js';
 /**
  * Rewrites or redacts a value before it is recorded: the object of named arguments (`'input'`) or the return
  * value (`'output'`; for generators, the collected yields). Return a replacement, `null` to record nothing, or
- * `undefined` to keep the value as it is. Do not edit the value in place: it is the app's own data. If the hook
- * throws, the value is left out (fail closed). Same contract as the chat instrumentation's `redactContent`.
+ * `undefined` to keep the value as it is. Do not edit the value in place: it is the app's own data (the chat
+ * instrumentation's `redactContent` may, as it is given weft's own copy of the messages). If the hook throws, the
+ * value is left out (fail closed), as there.
  */
 export type ValueRedactor = (value: unknown, direction: 'input' | 'output', info: { readonly spanName: string }) => unknown;
 
@@ -108,6 +109,8 @@ export function restoreTracing(settings: ResolvedContentOptions): void {
  * @throws {WeftConfigError} for a `captureContent` weft does not know, or a `maxAttributeLength` that is not a
  *   positive integer.
  */
+// Any positive length will do, where chat's needs 256 (room for a message's structure and its marker): an op's value
+// too long for it is recorded as markers alone, or not at all (see withinLimit), never as broken JSON.
 export function checkContentOptions(options: ContentOptions | undefined): void {
   if (options?.captureContent !== undefined) captureSides(options.captureContent);
   const length = options?.maxAttributeLength;
