@@ -106,11 +106,12 @@ export function restoreTracing(settings: ResolvedContentOptions): void {
  * Checks the options an app gives `op()`, `withSpan()`, `@traced()` or {@link configureTracing}, where they are
  * given, so a mistake shows at once rather than as calls recorded without content.
  *
+ * Any positive length will do, where chat's needs 256 (room for a message's structure and its marker): an op's value
+ * too long for it is recorded as markers alone, or not at all (see {@link withinLimit}), never as broken JSON.
+ *
  * @throws {WeftConfigError} for a `captureContent` weft does not know, or a `maxAttributeLength` that is not a
  *   positive integer.
  */
-// Any positive length will do, where chat's needs 256 (room for a message's structure and its marker): an op's value
-// too long for it is recorded as markers alone, or not at all (see withinLimit), never as broken JSON.
 export function checkContentOptions(options: ContentOptions | undefined): void {
   if (options?.captureContent !== undefined) captureSides(options.captureContent);
   const length = options?.maxAttributeLength;
