@@ -6,6 +6,11 @@ import { recordingLogger } from '../helpers/recording-logger.js';
 import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
 import { encodeTraceExportResponse } from '../../src/otlp/index.js';
 
+/** weft registered to export to `baseUrl` only (no instrumentation, no exit hooks), with `options` on top. */
+function registerTo(baseUrl: string, options: Parameters<typeof register>[0] = {}) {
+  return register({ baseUrl, project: 'acme/p', instrumentations: [], flushOnExit: false, ...options });
+}
+
 function endSpans(count: number, prefix = 's'): void {
   const tracer = trace.getTracer('t');
   for (let i = 0; i < count; i++) tracer.startSpan(`${prefix}${i}`).end();
@@ -14,7 +19,7 @@ function endSpans(count: number, prefix = 's'): void {
 describe('register() when the trace service misbehaves', () => {
   it('sends spans again after 500s, once the service answers 200', async () => {
     const receiver = await startOtlpReceiver({ reply: (_, i) => (i === 0 ? { status: 500, body: '{"detail":"boom"}' } : { status: 200 }) });
-    const weft = register({ baseUrl: receiver.url, project: 'acme/p', instrumentations: [], flushOnExit: false });
+    const weft = registerTo(receiver.url);
 
     endSpans(3, 'first');
     await weft.forceFlush();
@@ -31,11 +36,7 @@ describe('register() when the trace service misbehaves', () => {
   });
 
   it('neither throws nor rejects when nothing listens, and counts the spans it could not send', async () => {
-    const weft = register({
-      baseUrl: await deadOrigin(),
-      project: 'acme/p',
-      instrumentations: [],
-      flushOnExit: false,
+    const weft = registerTo(await deadOrigin(), {
       batch: { exportTimeoutMillis: 500 },
     });
 
@@ -49,12 +50,8 @@ describe('register() when the trace service misbehaves', () => {
   it('drops and counts spans beyond the queue bound while the service hangs, and says which option takes more', async () => {
     const receiver = await startOtlpReceiver({ reply: () => 'hang' });
     const logger = recordingLogger();
-    const weft = register({
+    const weft = registerTo(receiver.url, {
       logger,
-      baseUrl: receiver.url,
-      project: 'acme/p',
-      instrumentations: [],
-      flushOnExit: false,
       batch: { maxQueueSize: 10, maxExportBatchSize: 10, scheduledDelayMillis: 60_000, exportTimeoutMillis: 200, maxRetrySpans: 5 },
     });
 
@@ -74,7 +71,7 @@ describe('register() when the trace service misbehaves', () => {
 
   it('drops a batch the service refuses for good (401) without retrying it', async () => {
     const receiver = await startOtlpReceiver({ reply: () => ({ status: 401, body: '{"detail":"bad key"}' }) });
-    const weft = register({ baseUrl: receiver.url, project: 'acme/p', apiKey: 'sk-refused', instrumentations: [], flushOnExit: false });
+    const weft = registerTo(receiver.url, { apiKey: 'sk-refused' });
 
     endSpans(2);
     await weft.forceFlush();
@@ -90,7 +87,7 @@ describe('register() when the service refuses some spans of a request', () => {
     const receiver = await startOtlpReceiver({
       reply: () => ({ status: 200, body: '{"partial_success":{"rejected_spans":2,"error_message":"conflicting attribute paths"}}' }),
     });
-    const weft = register({ baseUrl: receiver.url, project: 'acme/p', instrumentations: [], flushOnExit: false });
+    const weft = registerTo(receiver.url);
     endSpans(3);
     await weft.shutdown();
     await receiver.close();
@@ -106,7 +103,7 @@ describe('register() when the service refuses some spans of a request', () => {
         body: encodeTraceExportResponse(1, 'span too large'),
       }),
     });
-    const weft = register({ baseUrl: receiver.url, project: 'acme/p', instrumentations: [], flushOnExit: false });
+    const weft = registerTo(receiver.url);
     endSpans(3);
     await weft.shutdown();
     await receiver.close();
@@ -118,12 +115,8 @@ describe('register() says what went wrong, once of each kind', () => {
   it('reports an answer of 500 and one of 429 each, and the spans the retry bound let go', async () => {
     const receiver = await startOtlpReceiver({ reply: (_, i) => ({ status: i === 0 ? 500 : 429 }) });
     const logger = recordingLogger();
-    const weft = register({
+    const weft = registerTo(receiver.url, {
       logger,
-      baseUrl: receiver.url,
-      project: 'acme/p',
-      instrumentations: [],
-      flushOnExit: false,
       batch: { maxExportBatchSize: 10, maxRetrySpans: 6, scheduledDelayMillis: 60_000, exportTimeoutMillis: 300 },
     });
     endSpans(10);
@@ -145,12 +138,8 @@ describe('register() on an event loop held for seconds', () => {
   it("answers the batch processor before its own timeout, so that OTel logs no 'Timeout' of its own", async () => {
     const receiver = await startOtlpReceiver({ reply: () => 'hang' });
     const logger = recordingLogger();
-    const weft = register({
+    const weft = registerTo(receiver.url, {
       logger,
-      baseUrl: receiver.url,
-      project: 'acme/p',
-      instrumentations: [],
-      flushOnExit: false,
       compression: 'gzip',
       batch: { maxExportBatchSize: 5, scheduledDelayMillis: 60_000, exportTimeoutMillis: 200 },
     });
@@ -173,11 +162,7 @@ describe('register() when the trace service comes back during a long pause', () 
     // Three failures (a batch, then two flushes retrying it) pause exports for 4 s; the service is back after them.
     let up = false;
     const receiver = await startOtlpReceiver({ reply: () => ({ status: up ? 200 : 503 }) });
-    const weft = register({
-      baseUrl: receiver.url,
-      project: 'acme/p',
-      instrumentations: [],
-      flushOnExit: false,
+    const weft = registerTo(receiver.url, {
       // Full batches of five go at once; nothing waits for the batch delay.
       batch: { maxExportBatchSize: 5, maxRetrySpans: 10, scheduledDelayMillis: 60_000, exportTimeoutMillis: 300 },
     });
@@ -203,11 +188,7 @@ describe('register() when the trace service comes back during a long pause', () 
 describe('register() while the trace service stays down', () => {
   it('pauses exports after a failure instead of sending every batch to a dead service', async () => {
     const receiver = await startOtlpReceiver({ reply: () => ({ status: 503 }) });
-    const weft = register({
-      baseUrl: receiver.url,
-      project: 'acme/p',
-      instrumentations: [],
-      flushOnExit: false,
+    const weft = registerTo(receiver.url, {
       // A full batch of two is sent at once, without waiting for the batch delay.
       batch: { maxExportBatchSize: 2, exportTimeoutMillis: 300, maxRetrySpans: 100 },
     });
@@ -237,11 +218,8 @@ describe('a request error that retrying cannot cure', () => {
     const keep = (...args: unknown[]) => {
       logger.lines.push(args.map(String).join(' '));
     };
-    const weft = register({
-      baseUrl: plain.url.replace('http:', 'https:'),
+    const weft = registerTo(plain.url.replace('http:', 'https:'), {
       project: 'acme/tls',
-      instrumentations: [],
-      flushOnExit: false,
       logger: { error: keep, warn: keep, info: keep, debug: keep, verbose: keep },
       batch: { exportTimeoutMillis: 500 },
     });
@@ -271,11 +249,8 @@ describe('an answer that breaks off after the service accepted the spans', () =>
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as { port: number }).port;
-    const weft = register({
-      baseUrl: `http://127.0.0.1:${port}`,
+    const weft = registerTo(`http://127.0.0.1:${port}`, {
       project: 'acme/broken-answer',
-      instrumentations: [],
-      flushOnExit: false,
       batch: { exportTimeoutMillis: 500 },
     });
     try {
