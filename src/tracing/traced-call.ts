@@ -3,7 +3,7 @@ import { ATTR } from './attributes.js';
 import { inputsValue, outputValue } from './content.js';
 import { reportTracingFailure } from './failures.js';
 import { type ApiPromiseLike, followApiPromise } from './follow-api-promise.js';
-import { errorClassName, errorStatusText, recordedErrorText } from './serialize.js';
+import { errorClassName, errorStatusText, recordedErrorText } from './error-text.js';
 import { type ContentOptions, fitToSpan, resolveContentOptions } from './content-options.js';
 import { type SpanState, trackSpan } from './span-state.js';
 import { finished, started, type Unfinished } from './unfinished.js';

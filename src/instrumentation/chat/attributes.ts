@@ -8,7 +8,7 @@ import { serializeWithinLimits } from './truncate.js';
 import type { ChatCompletion, ChatCompletionRequest, ChatUsage, GenAIMessage } from './types.js';
 import { reportOnce } from '../../diagnostics.js';
 import { isObjectRecord } from '../../is-object-record.js';
-import { errorClassName } from '../../tracing/serialize.js';
+import { errorClassName } from '../../tracing/error-text.js';
 
 /**
  * The one mapping from a chat-completion request, response or error to span attributes. No clock, no network,

@@ -8,7 +8,7 @@ import { ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK, GEN_AI_PROVIDER_OPENAI } from
 import { HIDE_CHUNK, observedIterator, passThrough } from './observed-iterator.js';
 import { ChatStreamAccumulator } from './stream-accumulator.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest } from './types.js';
-import { errorStatusText, recordedErrorText } from '../../tracing/serialize.js';
+import { errorStatusText, recordedErrorText } from '../../tracing/error-text.js';
 import { finished, type Unfinished } from '../../tracing/unfinished.js';
 
 /**
