@@ -33,8 +33,9 @@ export interface OtlpTransportConfig {
   userAgent: string;
   /**
    * Asked after a failed attempt, with its error: whether another may follow within the export's timeout. weft's
-   * exporter says no while the service is known to be down, so that a flush then makes one quick attempt instead of
-   * several, and to a failed connection as the pipeline ends (see {@link isConnectionFailure}).
+   * exporter says no once the service has failed, until it takes a request again (its pauses and probes retry then,
+   * and a flush makes one quick attempt instead of several), and to a failed connection as the pipeline ends (see
+   * {@link isConnectionFailure}).
    */
   mayRetry?: (error: Error | undefined) => boolean;
 }

@@ -331,9 +331,19 @@ export class ResilientExporter implements SpanExporter {
   }
 
   /**
+   * Whether the service has failed since it last took a request: an export failed for a passing reason, or was given
+   * up on. Requests then make a single attempt each: the pauses and the probes retry, and a request retried within
+   * its export held the batch processor for up to its timeout (10 s by default) each time a pause ended, its queue
+   * filling, and a service back between two attempts lost the spans that ended meanwhile.
+   */
+  get recovering(): boolean {
+    return this.pauseMs > 0;
+  }
+
+  /**
    * Whether the service is known to be down: an export failed for a passing reason, or was given up on, and the
-   * pause after it runs. Only an explicit flush sends then, and the transport makes it a single attempt: a flush
-   * does not wait again, retry after retry, on a service that has just failed.
+   * pause after it runs. Only an explicit flush (or a probe) sends then, a single attempt (see
+   * {@link ResilientExporter.recovering}): a flush does not wait again, retry after retry, on a service that has just failed.
    */
   get backendDown(): boolean {
     return performance.now() < this.pausedUntil;

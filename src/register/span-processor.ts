@@ -168,7 +168,7 @@ export function exportPipeline(connection: Connection, options: ExportOptions): 
       timeoutMillis: batch.exportTimeoutMillis,
       gzip,
       userAgent: USER_AGENT,
-      mayRetry: (error) => !exporter.backendDown && (retryingConnections || !isConnectionFailure(error)),
+      mayRetry: (error) => !exporter.recovering && (retryingConnections || !isConnectionFailure(error)),
     },
     (rejected, message) => {
       exporter.noteRejected(rejected);

@@ -185,6 +185,21 @@ describe('register() when the trace service comes back during a long pause', () 
   });
 });
 
+describe('register() once the trace service has failed', () => {
+  it('makes one attempt per request until it answers again, so no export holds the batch processor retry after retry', async () => {
+    // A 500 (which the transport does not retry) pauses exports for a second; after it, 503s (which it would).
+    const receiver = await startOtlpReceiver({ reply: (_, i) => ({ status: i === 0 ? 500 : 503 }) });
+    const weft = registerTo(receiver.url, { batch: { maxExportBatchSize: 5, scheduledDelayMillis: 60_000 } });
+    endSpans(5, 'a');
+    await waitUntil(() => weft.stats.exportFailures === 1);
+    // As the pause ends, the kept spans are tried again: one request, answered 503, not retried within it.
+    await waitUntil(() => weft.stats.exportFailures === 2);
+    expect(receiver.requests).toHaveLength(2);
+    await weft.shutdown();
+    await receiver.close();
+  });
+});
+
 describe('register() while the trace service stays down', () => {
   it('pauses exports after a failure instead of sending every batch to a dead service', async () => {
     const receiver = await startOtlpReceiver({ reply: () => ({ status: 503 }) });
