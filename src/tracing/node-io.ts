@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { Agent } from 'node:http';
 import { Server } from 'node:net';
 import { Stream } from 'node:stream';
+import { isObjectRecord } from '../is-object-record.js';
 import { isCredentialHeader } from '../secrets.js';
 
 /**
@@ -17,7 +18,7 @@ export function describeNodeIo(value: object, redacted: string): { replaced: unk
   if (value instanceof Stream && typeof request.method === 'string' && typeof request.url === 'string') {
     return { replaced: requestSummary(request, redacted) };
   }
-  if (value instanceof Stream && typeof request.statusCode === 'number' && isHeaders(request.headers)) {
+  if (value instanceof Stream && typeof request.statusCode === 'number' && isObjectRecord(request.headers)) {
     return { replaced: { statusCode: request.statusCode, statusMessage: request.statusMessage, headers: headersOf(request.headers, redacted) } };
   }
   if (value instanceof Stream || value instanceof Server || value instanceof Agent || value instanceof ChildProcess) {
@@ -45,7 +46,7 @@ function requestSummary(request: HttpRequestLike, redacted: string): Record<stri
   const summary: Record<string, unknown> = {
     method: request.method,
     url: urlWithoutCredentials(request.url as string, redacted),
-    headers: isHeaders(request.headers) ? headersOf(request.headers, redacted) : undefined,
+    headers: isObjectRecord(request.headers) ? headersOf(request.headers, redacted) : undefined,
   };
   // What a framework parsed (Express's body-parser, its router, Koa's bodyparser): the data the handler works on.
   for (const key of ['params', 'query', 'body'] as const) {
@@ -78,10 +79,6 @@ function safeDecode(text: string): string {
   } catch {
     return text;
   }
-}
-
-function isHeaders(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
 }
 
 function headersOf(headers: Record<string, unknown>, redacted: string): Record<string, unknown> {

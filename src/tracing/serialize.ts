@@ -267,8 +267,8 @@ function shapeOf(value: object, limit: number): Shape {
     // toJSON may hand back a fresh object each time; the depth limit still bounds the recursion.
     if (replaced !== value) return { replaced };
   }
-  const io = readSafely(() => describeNodeIo(value, MARK.redacted)) as ReturnType<typeof describeNodeIo> | typeof MARK.unreadable;
-  if (io === MARK.unreadable) return { leaf: MARK.unreadable };
+  // A getter of a request that throws is caught by the caller, as anything here: the object is then unreadable.
+  const io = describeNodeIo(value, MARK.redacted);
   if (io && 'named' in io) return { leaf: `[${constructorName(value) ?? 'EventEmitter'}]` };
   if (io && 'replaced' in io) return io;
   if (isBoxedPrimitive(value)) return { replaced: value.valueOf() };
