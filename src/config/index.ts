@@ -14,6 +14,7 @@ export {
   isLoopbackUrl,
   joinUrl,
   keyInClearWarning,
+  describeValue,
   kindOf,
   OPENAI_SPELLINGS,
   parseApiKey,

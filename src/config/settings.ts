@@ -71,6 +71,13 @@ export function kindOf(value: unknown): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
+/** A number as it is (`got -1`), a string quoted, anything else by its type: the `got …` of an option's error. */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
+  return kindOf(value);
+}
+
 /**
  * Refuses an option spelled as another library spells it (`openai`'s `baseURL`, `timeout`), when weft's own is not
  * given too: plain JavaScript would leave it unread, and the app would talk to the default service, or wait the

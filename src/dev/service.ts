@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_DEV_HOST, DEFAULT_DEV_PORT, DEFAULT_LOCAL_PROJECT, isLoopbackUrl, kindOf, WeftConfigError } from '../config/index.js';
+import { DEFAULT_DEV_HOST, DEFAULT_DEV_PORT, DEFAULT_LOCAL_PROJECT, isLoopbackUrl, describeValue, WeftConfigError } from '../config/index.js';
 import { bearerAuth } from './auth.js';
 import type { DevContext } from './context.js';
 import { chatRoutes } from './inference/chat-routes.js';
@@ -80,12 +80,10 @@ export interface DevService {
   close(): Promise<void>;
 }
 
-/** A number as it is (`got -1`), anything else by its type. */
-const got = (value: unknown) => (typeof value === 'number' ? String(value) : kindOf(value));
 
 function positiveInteger(value: number, option: string): number {
   if (!Number.isInteger(value) || value < 1) {
-    throw new WeftConfigError(option, undefined, `weft dev: option \`${option}\` must be a positive integer, got ${got(value)}.`);
+    throw new WeftConfigError(option, undefined, `weft dev: option \`${option}\` must be a positive integer, got ${describeValue(value)}.`);
   }
   return value;
 }
@@ -108,7 +106,7 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
   const host = options.host ?? DEFAULT_DEV_HOST;
   const port = options.port ?? DEFAULT_DEV_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new WeftConfigError('port', undefined, `weft dev: option \`port\` must be an integer from 0 to 65535, got ${got(port)}.`);
+    throw new WeftConfigError('port', undefined, `weft dev: option \`port\` must be an integer from 0 to 65535, got ${describeValue(port)}.`);
   }
   const maxTraces = positiveInteger(options.maxTraces ?? 10_000, 'maxTraces');
   const maxRecords = positiveInteger(options.maxRecords ?? 100_000, 'maxRecords');

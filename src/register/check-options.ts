@@ -1,4 +1,4 @@
-import { ENV, kindOf, refuseUnknownOptions, WeftConfigError } from '../config/index.js';
+import { ENV, describeValue, kindOf, refuseUnknownOptions, WeftConfigError } from '../config/index.js';
 import { isObjectRecord } from '../is-object-record.js';
 import { CHAT_TRACING_OPTIONS, CLIENT_ONLY_OPTION_NAMES, REGISTER_OPTION_NAMES, type RegisterOptions, SPAN_LIMIT_NAMES } from './options.js';
 import { resolveFlushOnExit } from './pipeline-flushing.js';
@@ -46,8 +46,7 @@ function checkSpanLimits(limits: unknown): void {
   refuseUnknownOptions(limits, SPAN_LIMIT_NAMES, '', 'spanLimits.');
   for (const [name, value] of Object.entries(limits)) {
     if (value === undefined || value === Number.POSITIVE_INFINITY || (Number.isInteger(value) && (value as number) >= 0)) continue;
-    const got = typeof value === 'number' ? String(value) : kindOf(value);
-    throw new WeftConfigError(`spanLimits.${name}`, undefined, `weft: option \`spanLimits.${name}\` must be a whole number, 0 or more, got ${got}.`);
+    throw new WeftConfigError(`spanLimits.${name}`, undefined, `weft: option \`spanLimits.${name}\` must be a whole number, 0 or more, got ${describeValue(value)}.`);
   }
 }
 

@@ -1,5 +1,5 @@
 import { validateHeaderValue } from 'node:http';
-import { type Connection, ENV, kindOf, refuseUnknownOptions, WeftConfigError } from '../config/index.js';
+import { type Connection, ENV, describeValue, kindOf, refuseUnknownOptions, WeftConfigError } from '../config/index.js';
 import { reportOnce } from '../diagnostics.js';
 import { HEADER_NAME_RULE, isHeaderName } from '../header-name.js';
 import { BATCH_OPTION_NAMES, type BatchOptions, type ExportOptions } from './options.js';
@@ -21,8 +21,7 @@ const expected = (least: number) => (least === 0 ? 'a whole number, 0 or more' :
 /** A batch option given in code: anything it does not take is refused. */
 function batchOption(value: unknown, option: string, least: number): number {
   if (!Number.isSafeInteger(value) || (value as number) < least) {
-    const got = typeof value === 'number' ? String(value) : kindOf(value);
-    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be ${expected(least)}, got ${got}.`);
+    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be ${expected(least)}, got ${describeValue(value)}.`);
   }
   return value as number;
 }

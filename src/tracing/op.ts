@@ -6,7 +6,7 @@ import { type CallPlan, runTraced } from './traced-call.js';
 import { DEFAULT_MAX_YIELDS, traceAsyncGenerator, traceGenerator, type YieldOptions } from './traced-iterators.js';
 import { activeContext } from './active-context.js';
 import { isPlainObject } from '../is-plain-object.js';
-import { kindOf, WeftConfigError } from '../config/index.js';
+import { describeValue, kindOf, WeftConfigError } from '../config/index.js';
 
 /** Options shared by {@link op}, `withSpan()` and `@traced()`. */
 export interface TraceOptions extends ContentOptions {
@@ -78,8 +78,7 @@ function shapeOf(fn: Function): Shape {
 function yieldOptions(options: OpOptions | undefined): YieldOptions {
   const max = options?.maxYields ?? DEFAULT_MAX_YIELDS;
   if (!Number.isInteger(max) || max < 0) {
-    const got = typeof max === 'number' ? String(max) : kindOf(max);
-    throw new WeftConfigError('maxYields', undefined, `weft: option \`maxYields\` must be a whole number of values (0 or more), got ${got}.`);
+    throw new WeftConfigError('maxYields', undefined, `weft: option \`maxYields\` must be a whole number of values (0 or more), got ${describeValue(max)}.`);
   }
   const joinStrings = options?.joinStrings ?? true;
   if (typeof joinStrings !== 'boolean') {

@@ -135,7 +135,7 @@ describe('register({ sampler, spanLimits })', () => {
 describe('boolean and number options of chat tracing are checked, not read as truthy', () => {
   it.each([
     [{ requestStreamUsage: 'no' }, 'requestStreamUsage', 'must be true or false, got a string'],
-    [{ maxMessageLength: '300' }, 'maxMessageLength', 'got a string'],
+    [{ maxMessageLength: '300' }, 'maxMessageLength', 'got the string "300"'],
     [{ maxAttributeLength: true }, 'maxAttributeLength', 'got a boolean'],
   ])('%j', (options, option, expected) => {
     for (const run of [() => register(options as unknown as RegisterOptions), () => weftInstrumentations(options as never)]) {

@@ -4,7 +4,7 @@
  * deep inside undici (where it would be classified as a connection error and retried) or not at all.
  */
 import { WeftConfigError } from '../../config/errors.js';
-import { kindOf } from '../../config/settings.js';
+import { describeValue, kindOf } from '../../config/settings.js';
 import { HEADER_NAME_RULE, isHeaderName } from '../../header-name.js';
 import type { BackoffOptions } from './retry.js';
 import { MAX_TIMER_MS } from './timer-limit.js';
@@ -113,11 +113,4 @@ function nonNegative(value: unknown, fallback: number, option: string): number {
     throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be a number ≥ 0, got ${describeValue(value)}.`);
   }
   return value;
-}
-
-/** A number as it is (`got -1`), a string quoted, anything else by its type: the `got …` of an option's error. */
-export function describeValue(value: unknown): string {
-  if (typeof value === 'number') return String(value);
-  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
-  return kindOf(value);
 }

@@ -6,7 +6,7 @@ import {
   tighterSpanLimit,
   withinEnvLengthLimit,
 } from '../../config/content.js';
-import { kindOf, WeftConfigError } from '../../config/index.js';
+import { describeValue, kindOf, WeftConfigError } from '../../config/index.js';
 import type { GenAIMessage } from './types.js';
 
 export type { CaptureContent } from '../../config/content.js';
@@ -141,8 +141,7 @@ export function fitToLengthLimit(config: ResolvedChatTracingConfig, spanLimit: n
 
 function checkLength(value: number, option: string): number {
   if (!Number.isInteger(value) || value < MIN_LENGTH) {
-    const got = typeof value === 'number' ? String(value) : kindOf(value);
-    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be an integer ≥ ${MIN_LENGTH}, got ${got}.`);
+    throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be an integer ≥ ${MIN_LENGTH}, got ${describeValue(value)}.`);
   }
   return value;
 }
