@@ -1,4 +1,4 @@
-import { kindOf, WeftConfigError } from '../../config/index.js';
+import { describeValue, WeftConfigError } from '../../config/index.js';
 import { HEADER_NAME_RULE, isHeaderName } from '../../header-name.js';
 
 /**
@@ -21,6 +21,5 @@ export const OPENAI_PROJECT_HEADER = 'OpenAI-Project';
  */
 export function checkProjectHeader(name: unknown, option: string): string | undefined {
   if (name === undefined || (typeof name === 'string' && isHeaderName(name))) return name;
-  const got = typeof name === 'string' ? JSON.stringify(name) : kindOf(name);
-  throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be an HTTP header name (${HEADER_NAME_RULE}), got ${got}.`);
+  throw new WeftConfigError(option, undefined, `weft: option \`${option}\` must be an HTTP header name (${HEADER_NAME_RULE}), got ${describeValue(name)}.`);
 }

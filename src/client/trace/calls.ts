@@ -1,7 +1,6 @@
 import type { CallOptions } from '../core/types.js';
 import { ResponseStream } from '../core/response-stream.js';
-import { describeValue } from '../../config/index.js';
-import { WeftConfigError } from '../../config/errors.js';
+import { describeValue, WeftConfigError } from '../../config/index.js';
 import { type CallNode, buildCallTree } from './call-tree.js';
 import { TraceResource } from './resource.js';
 import type {

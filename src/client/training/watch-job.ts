@@ -2,8 +2,7 @@ import { WeftAbortError, WeftApiError, WeftConnectionError } from '../core/error
 import { abortableSleep } from '../core/abortable-sleep.js';
 import { CLIENT_CLOSED, clientClosedError, wasNeverSent } from '../core/attempt.js';
 import { MAX_TIMER_MS } from '../core/timer-limit.js';
-import { describeValue } from '../../config/index.js';
-import { WeftConfigError } from '../../config/errors.js';
+import { describeValue, WeftConfigError } from '../../config/index.js';
 import { type JobProgress, advanceProgress, initialProgress } from './job-progress.js';
 import { paginate } from './paginate.js';
 import { type EventListParams, TERMINAL_EVENT_TYPES, type TrainingJobEvent } from './types/events.js';
