@@ -70,8 +70,8 @@ function failureKind(error: unknown): string {
 }
 
 function describe(error: unknown): string {
-  const status = (error as { code?: unknown } | undefined)?.code;
-  if (typeof status === 'number') return `HTTP ${status}`;
+  const status = statusOf(error);
+  if (status !== undefined) return `HTTP ${status}`;
   const message = error instanceof Error ? error.message : String(error);
   // Error messages of the HTTP transport can carry a response body; keep the log line short.
   return message.length > 200 ? `${message.slice(0, 200)}…` : message;
