@@ -1,6 +1,7 @@
 import { isCredentialName, longestSecretLength, scrubSecrets } from '../secrets.js';
 import { describeNodeIo } from './node-io.js';
 import { isPlainObject } from '../is-plain-object.js';
+import { MARK } from '../marks.js';
 
 /** Options for {@link safeStringify}. */
 export interface SerializeOptions {
@@ -18,17 +19,6 @@ export interface SerializeOptions {
 export const DEFAULT_MAX_JSON_LENGTH = 100_000;
 /** Default nesting depth kept by {@link safeStringify}. */
 export const DEFAULT_MAX_DEPTH = 16;
-
-/** Text of the markers, so readers (and tests) can recognise them; one spelling for every recorded value of an op. */
-export const MARK = {
-  circular: '[Circular]',
-  depth: '[weft: max depth]',
-  unreadable: '[weft: unreadable]',
-  moreItems: (n: number) => `[weft: ${n} more items]`,
-  moreKeys: (n: number) => `[weft: ${n} more keys]`,
-  cutString: (n: number) => `…[weft: ${n} more chars]`,
-  redacted: '[weft: redacted]',
-} as const;
 
 /**
  * JSON text as an attribute value: a JSON string literal (from a Date, a BigInt, a symbol, a class instance

@@ -1,7 +1,7 @@
 import type { Context } from '@opentelemetry/api';
 import { type ActiveCall, type CallPlan, fail, startCall, succeed } from './traced-call.js';
 import { withActiveContext } from './active-context.js';
-import { MARK } from './serialize.js';
+import { MARK } from '../marks.js';
 
 /** Default number of yielded values kept as a generator's output. */
 export const DEFAULT_MAX_YIELDS = 100;

@@ -167,7 +167,7 @@ describe('content settings from the environment', () => {
       expect(() => JSON.parse(value)).not.toThrow();
     }
     const [message] = JSON.parse(span?.attributes['gen_ai.input.messages'] as string);
-    expect(message.parts[0].content).toMatch(/^é+…\[truncated \d+ chars\]$/);
+    expect(message.parts[0].content).toMatch(/^é+…\[weft: \d+ more chars\]$/);
   });
 });
 

@@ -180,9 +180,9 @@ describe('truncation', () => {
     const [message] = json(raw) as { role: string; parts: { type: string; content: string }[] }[];
     expect(JSON.stringify(message).length).toBeLessThanOrEqual(1000);
     expect(message?.role).toBe('user');
-    expect(message?.parts[0]?.content).toMatch(/^x+…\[truncated \d+ chars\]$/);
+    expect(message?.parts[0]?.content).toMatch(/^x+…\[weft: \d+ more chars\]$/);
     const kept = message!.parts[0]!.content.match(/^x+/)![0].length;
-    expect(message?.parts[0]?.content).toContain(`[truncated ${100_000 - kept} chars]`);
+    expect(message?.parts[0]?.content).toContain(`[weft: ${100_000 - kept} more chars]`);
   });
 
   it('keeps a whole conversation within the attribute limit, newest messages first', async () => {
@@ -192,6 +192,7 @@ describe('truncation', () => {
     expect(raw.length).toBeLessThanOrEqual(4096);
     const parsed = json(raw) as { role: string; parts: { content: string }[] }[];
     expect(parsed[0]?.role).toBe('_truncated');
+    expect(parsed[0]?.parts[0]?.content).toBe(`[weft: ${200 - (parsed.length - 1)} earlier messages left out]`);
     expect(parsed.at(-1)?.parts[0]?.content).toMatch(/^message 199 /);
   });
 
@@ -200,7 +201,7 @@ describe('truncation', () => {
     const raw = attributes['gen_ai.input.messages'] as string;
     expect(raw).not.toMatch(/\\ud83d(?!\\ude00)/);
     const content = (json(raw) as { parts: { content: string }[] }[])[0]!.parts[0]!.content;
-    expect(content.replace(/…\[truncated \d+ chars\]$/, '')).toMatch(/^(😀)+$/u);
+    expect(content.replace(/…\[weft: \d+ more chars\]$/, '')).toMatch(/^(😀)+$/u);
   });
 
   it('stays within the limits for text that JSON escapes heavily, and for huge tool arguments', async () => {

@@ -51,7 +51,7 @@ describe('a provider with its own attribute length limit', () => {
       const value = span?.attributes[key];
       expect(typeof value).toBe('string');
       expect((value as string).length).toBeLessThanOrEqual(LIMIT);
-      expect(JSON.stringify(JSON.parse(value as string))).toMatch(/…\[truncated \d+ chars\]/);
+      expect(JSON.stringify(JSON.parse(value as string))).toMatch(/…\[weft: \d+ more chars\]/);
     }
   });
 });

@@ -8,6 +8,7 @@ import { serializeWithinLimits } from './truncate.js';
 import type { ChatCompletion, ChatCompletionRequest, ChatUsage, GenAIMessage } from './types.js';
 import { reportOnce } from '../../diagnostics.js';
 import { isObjectRecord } from '../../is-object-record.js';
+import { MARK } from '../../marks.js';
 import { errorClassName } from '../../tracing/error-text.js';
 
 /**
@@ -164,7 +165,7 @@ export function errorType(error: unknown): string {
 }
 
 function droppedMessages(count: number): GenAIMessage {
-  return { role: '_truncated', parts: [{ type: 'text', content: `…[${count} earlier messages left out]` }] };
+  return { role: '_truncated', parts: [{ type: 'text', content: MARK.earlierMessages(count) }] };
 }
 
 /** The messages as the app's hook leaves them; undefined when none may be recorded. */

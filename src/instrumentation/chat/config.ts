@@ -48,7 +48,7 @@ export interface ChatTracingConfig {
   redactContent?: ContentRedactor | undefined;
   /**
    * Longest a single recorded message may be, in characters of its JSON. Longer text is cut and marked
-   * `…[truncated N chars]`; the JSON stays valid. Default 32768.
+   * `…[weft: N more chars]`; the JSON stays valid. Default 32768.
    */
   maxMessageLength?: number | undefined;
   /**

@@ -1,21 +1,17 @@
 /**
  * Serializes recorded messages to JSON within size limits, cutting long text inside each message rather than
- * the JSON itself, so the attribute always parses. A cut is marked in the text: `…[truncated N chars]`. Keys weft
+ * the JSON itself, so the attribute always parses. A cut is marked in the text: `…[weft: N more chars]`. Keys weft
  * knows (a traced client's, its own) are removed from the text first, before any cut could leave part of one.
  */
+import { MARK } from '../../marks.js';
 import { scrubSecrets } from '../../secrets.js';
 
 /** Keys whose values describe structure, not content: never cut. */
 const STRUCTURAL_KEYS = new Set(['type', 'role', 'id', 'name', 'finish_reason', 'mime_type', 'modality', 'file_id']);
-/** Room kept for one marker, e.g. `…[truncated 1234567 chars]`. */
+/** Room kept for one marker, e.g. `…[weft: 1234567 more chars]`. */
 const MARKER_ROOM = 32;
 /** Below this an item is not worth keeping: it would hold little more than its marker. */
 const MIN_ITEM_LENGTH = 128;
-
-/** The text put where content was cut. */
-function truncationMarker(removedChars: number): string {
-  return `…[truncated ${removedChars} chars]`;
-}
 
 /**
  * JSON of `items` as an array, each item at most `maxItemLength` characters and the whole at most
@@ -156,7 +152,7 @@ function cutText(text: string, keep: number): string {
   let end = Math.max(0, Math.min(keep, text.length));
   const code = text.charCodeAt(end - 1);
   if (end > 0 && code >= 0xd800 && code <= 0xdbff) end -= 1;
-  return `${text.slice(0, end)}${truncationMarker(text.length - end)}`;
+  return `${text.slice(0, end)}${MARK.cutString(text.length - end)}`;
 }
 
 function collectLeaves(value: unknown, out: Leaf[] = [], depth = 0): Leaf[] {
