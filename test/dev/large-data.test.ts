@@ -50,6 +50,6 @@ describe('weft dev: routes over more records than a call can take as arguments',
       ],
     });
     expect(stats.status).toBe(200);
-    expect(stats.body.call_buckets).toEqual([{ timestamp: at(0), call_count_min: 1, call_count_max: 1, latency_ms_min: 3, latency_ms_max: 7 }]);
+    expect(stats.body.call_buckets).toEqual([{ timestamp: at(0), min_call_count: 1, max_call_count: 1, min_latency_ms: 3, max_latency_ms: 7, count: MANY }]);
   });
 });

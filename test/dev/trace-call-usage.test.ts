@@ -101,8 +101,8 @@ describe('weft dev: call statistics in time buckets, through the Client', () => 
       timezone: 'UTC',
       usage_buckets: [],
       call_buckets: [
-        { timestamp: '2026-01-01T00:00:00.000Z', call_count_sum: 2, error_count_sum: 1, latency_ms_max: 3000 },
-        { timestamp: '2026-01-01T00:01:00.000Z', call_count_sum: 1, error_count_sum: 0, latency_ms_max: 1000 },
+        { timestamp: '2026-01-01T00:00:00.000Z', sum_call_count: 2, sum_error_count: 1, max_latency_ms: 3000, count: 2 },
+        { timestamp: '2026-01-01T00:01:00.000Z', sum_call_count: 1, sum_error_count: 0, max_latency_ms: 1000, count: 1 },
       ],
     });
   });
@@ -115,10 +115,14 @@ describe('weft dev: call statistics in time buckets, through the Client', () => 
       end: '2026-01-01T01:00:00Z',
       usage_metrics: [{ metric: 'total_tokens' }, { metric: 'input_tokens', aggregations: ['count'] }],
     });
-    expect(stats.granularity).toBe(60);
-    expect(stats.usage_buckets).toEqual([
-      { timestamp: '2026-01-01T00:00:00.000Z', model: 'gpt-x', total_tokens_sum: 18, input_tokens_count: 2 },
-      { timestamp: '2026-01-01T00:00:00.000Z', model: 'mini', total_tokens_sum: 7, input_tokens_count: 1 },
+    // An hour: the service's 5-minute buckets, each with every model of the window.
+    expect(stats.granularity).toBe(300);
+    expect(stats.usage_buckets).toHaveLength(24);
+    expect(stats.usage_buckets.slice(0, 4)).toEqual([
+      { timestamp: '2026-01-01T00:00:00.000Z', model: 'gpt-x', sum_total_tokens: 18, count_input_tokens: 2, count: 2 },
+      { timestamp: '2026-01-01T00:00:00.000Z', model: 'mini', sum_total_tokens: 7, count_input_tokens: 1, count: 1 },
+      { timestamp: '2026-01-01T00:05:00.000Z', model: 'gpt-x', sum_total_tokens: 0, count_input_tokens: 0, count: 0 },
+      { timestamp: '2026-01-01T00:05:00.000Z', model: 'mini', sum_total_tokens: 0, count_input_tokens: 0, count: 0 },
     ]);
   });
 
@@ -135,8 +139,53 @@ describe('weft dev: call statistics in time buckets, through the Client', () => 
     });
     // Latencies 1000, 2000 and 4000: p75 lies halfway between the second and the third (nearest rank would say 4000).
     expect(stats.call_buckets).toEqual([
-      { timestamp: '2026-01-01T00:00:00.000Z', latency_ms_count: 3, latency_ms_p0: 1000, latency_ms_p50: 2000, latency_ms_p75: 3000, latency_ms_p100: 4000 },
+      { timestamp: '2026-01-01T00:00:00.000Z', count_latency_ms: 3, p0_latency_ms: 1000, p50_latency_ms: 2000, p75_latency_ms: 3000, p100_latency_ms: 4000, count: 3 },
     ]);
+  });
+
+  it('names columns as the service does, and answers an empty bucket with 0 sums and null extremes', async () => {
+    const { client } = await devClient();
+    await writeCall(client, { id: 'a', trace_id: 't1', started_at: '2026-01-01T00:00:10Z', ended_at: '2026-01-01T00:00:11.500Z' });
+    const stats = await client.trace.calls.stats({
+      start: '2026-01-01T00:00:00Z',
+      end: '2026-01-01T00:02:00Z',
+      granularity: 60,
+      call_metrics: [{ metric: 'latency_ms', aggregations: ['avg', 'min'], percentiles: [99.9] }, { metric: 'call_count', percentiles: [50] }],
+    });
+    expect(stats.call_buckets).toEqual([
+      { timestamp: '2026-01-01T00:00:00.000Z', avg_latency_ms: 1500, min_latency_ms: 1500, 'p99.9_latency_ms': 1500, p50_call_count: 1, count: 1 },
+      { timestamp: '2026-01-01T00:01:00.000Z', avg_latency_ms: 0, min_latency_ms: null, 'p99.9_latency_ms': null, p50_call_count: null, count: 0 },
+    ]);
+  });
+
+  it('cuts buckets from the epoch, not from start, and lists every model of the window in each', async () => {
+    const { client } = await devClient();
+    await writeCall(client, { id: 'r1', trace_id: 't1', started_at: '2026-01-01T00:00:50Z', usage: { 'gpt-x': { prompt_tokens: 1, completion_tokens: 1 } } });
+    await writeCall(client, { id: 'r2', trace_id: 't2', started_at: '2026-01-01T00:01:10Z', usage: { mini: { prompt_tokens: 2, completion_tokens: 2 } } });
+    const stats = await client.trace.calls.stats({
+      start: '2026-01-01T00:00:30Z',
+      end: '2026-01-01T00:01:30Z',
+      granularity: 60,
+      usage_metrics: [{ metric: 'total_tokens' }],
+      call_metrics: [{ metric: 'call_count' }],
+    });
+    expect(stats.call_buckets).toEqual([
+      { timestamp: '2026-01-01T00:00:00.000Z', sum_call_count: 1, count: 1 },
+      { timestamp: '2026-01-01T00:01:00.000Z', sum_call_count: 1, count: 1 },
+    ]);
+    expect(stats.usage_buckets).toEqual([
+      { timestamp: '2026-01-01T00:00:00.000Z', model: 'gpt-x', sum_total_tokens: 2, count: 1 },
+      { timestamp: '2026-01-01T00:00:00.000Z', model: 'mini', sum_total_tokens: 0, count: 0 },
+      { timestamp: '2026-01-01T00:01:00.000Z', model: 'gpt-x', sum_total_tokens: 0, count: 0 },
+      { timestamp: '2026-01-01T00:01:00.000Z', model: 'mini', sum_total_tokens: 4, count: 1 },
+    ]);
+  });
+
+  it('makes buckets coarser rather than answer more than 10,000, as the service does', async () => {
+    const { client } = await devClient();
+    const stats = await client.trace.calls.stats({ start: '2026-01-01T00:00:00Z', end: '2026-01-02T00:00:00Z', granularity: 1, call_metrics: [{ metric: 'call_count' }] });
+    expect(stats.granularity).toBe(9);
+    expect(stats.call_buckets).toHaveLength(9600);
   });
 
   it('refuses an unknown metric with a 422 naming it', async () => {

@@ -83,13 +83,18 @@ describe('weft dev: feedback through the Client', () => {
     await client.trace.feedback.create({ weave_ref: REF, feedback_type: 'wandb.reaction.1', payload: {} });
     const start = new Date(Date.now() - 30_000);
     const stats = await client.trace.feedback.stats({ start, end: new Date(start.getTime() + 60_000), granularity: 60, feedback_type: 'wandb.note.1' });
-    expect(stats).toEqual({
+    // Buckets are whole minutes since the epoch, as the service's ClickHouse cuts them: the window's two.
+    const first = Math.floor(start.getTime() / 60_000) * 60_000;
+    const minutes = start.getTime() === first ? [first] : [first, first + 60_000];
+    expect(stats).toMatchObject({
       start: start.toISOString(),
       end: new Date(start.getTime() + 60_000).toISOString(),
       granularity: 60,
       timezone: 'UTC',
-      buckets: [{ timestamp: start.toISOString(), count: 1 }],
     });
+    const buckets = stats.buckets as { timestamp: string; count: number }[];
+    expect(buckets.map((b) => b.timestamp)).toEqual(minutes.map((m) => new Date(m).toISOString()));
+    expect(buckets.reduce((sum, b) => sum + b.count, 0)).toBe(1);
   });
 
   it('refuses feedback stats without a start with a 422 naming it', async () => {

@@ -55,20 +55,24 @@ function merged(into: Record<string, unknown>, values: Record<string, number | n
 }
 
 /**
- * A metric's values in one bucket, aggregated. Keys are `<metric>_<aggregation>` and `<metric>_p<N>` (the
- * reference does not show the service's naming). An empty bucket sums and counts to 0; the rest are null.
+ * A metric's values in one bucket, aggregated, under the service's column names: `<aggregation>_<metric>` and
+ * `p<N>_<metric>` (`sum_total_tokens`, `p99.9_latency_ms`). With neither aggregations nor percentiles asked for,
+ * the sum. In a bucket without values the sum, the count and the average are 0 (the service's `COALESCE(…, 0)`),
+ * the least, the greatest and the percentiles null (0 would be a value).
  */
 function aggregate(values: number[], spec: MetricSpec): Record<string, number | null> {
   const out: Record<string, number | null> = {};
+  const percentiles = spec.percentiles ?? [];
+  const aggregations = spec.aggregations?.length ? spec.aggregations : percentiles.length > 0 ? [] : ['sum'];
   const sum = values.reduce((a, b) => a + b, 0);
-  for (const a of spec.aggregations?.length ? spec.aggregations : ['sum']) {
-    const empty = values.length === 0;
+  const empty = values.length === 0;
+  for (const a of aggregations) {
     const value =
-      a === 'sum' ? sum : a === 'count' ? values.length : empty ? null : a === 'avg' ? sum / values.length : a === 'min' ? least(values) : greatest(values);
-    out[`${spec.metric}_${a}`] = value;
+      a === 'sum' ? sum : a === 'count' ? values.length : a === 'avg' ? (empty ? 0 : sum / values.length) : empty ? null : a === 'min' ? least(values) : greatest(values);
+    out[`${a}_${spec.metric}`] = value;
   }
   const sorted = [...values].sort((x, y) => x - y);
-  for (const p of spec.percentiles ?? []) out[`${spec.metric}_p${p}`] = quantile(sorted, p / 100);
+  for (const p of percentiles) out[`p${p}_${spec.metric}`] = quantile(sorted, p / 100);
   return out;
 }
 
@@ -88,8 +92,9 @@ function usageMetric(u: AggregatedUsage, metric: string): number {
 
 /**
  * `/calls/stats`: calls (already filtered, presented so that status and latency are set) grouped into
- * buckets by start time, from `start` on. Every bucket has a call bucket; usage buckets exist per model
- * that has usage in the bucket.
+ * buckets by start time. As the service answers: a call bucket for every bucket of the window, and a usage bucket
+ * for every bucket and every model with usage anywhere in the window (ordered by bucket, then model), each with
+ * `count`, the calls (or the calls' usage entries) it aggregates, 0 where there are none.
  */
 export function callStats(
   calls: readonly CallSchema[],
@@ -98,27 +103,34 @@ export function callStats(
   callSpecs: MetricSpec[],
   prices: readonly Cost[],
 ): { usage_buckets: Record<string, unknown>[]; call_buckets: Record<string, unknown>[] } {
-  const usage_buckets: Record<string, unknown>[] = [];
-  const call_buckets: Record<string, unknown>[] = [];
-  for (const { timestamp, members } of bucketize(calls, (call) => call.started_at, window)) {
-    if (callSpecs.length > 0) {
-      const values = callSpecs.map((spec) =>
-        aggregate(
-          members.map((c) => callMetric(c, spec.metric)).filter((v): v is number => v !== undefined),
-          spec,
-        ),
-      );
-      call_buckets.push(merged({ timestamp }, values));
-    }
-    if (usageSpecs.length === 0) continue;
-    const byModel = groupBy(
+  const buckets = bucketize(calls, (call) => call.started_at, window);
+  const call_buckets =
+    callSpecs.length === 0
+      ? []
+      : buckets.map(({ timestamp, members }) => {
+          const values = callSpecs.map((spec) =>
+            aggregate(
+              members.map((c) => callMetric(c, spec.metric)).filter((v): v is number => v !== undefined),
+              spec,
+            ),
+          );
+          return { ...merged({ timestamp }, values), count: members.length };
+        });
+  if (usageSpecs.length === 0) return { usage_buckets: [], call_buckets };
+  const usageByBucket = buckets.map(({ timestamp, members }) => ({
+    timestamp,
+    byModel: groupBy(
       members.flatMap((call) => Object.entries(ownUsage(call, prices))),
       ([model]) => model,
-    );
-    for (const [model, usages] of byModel) {
+    ),
+  }));
+  const models = [...new Set(usageByBucket.flatMap(({ byModel }) => [...byModel.keys()]))].sort();
+  const usage_buckets = usageByBucket.flatMap(({ timestamp, byModel }) =>
+    models.map((model) => {
+      const usages = byModel.get(model) ?? [];
       const values = usageSpecs.map((spec) => aggregate(usages.map(([, u]) => usageMetric(u, spec.metric)), spec));
-      usage_buckets.push(merged({ timestamp, model }, values));
-    }
-  }
+      return { ...merged({ timestamp, model }, values), count: usages.length };
+    }),
+  );
   return { usage_buckets, call_buckets };
 }

@@ -121,7 +121,7 @@ export const ENDPOINT_CASES: EndpointCase[] = [
     path: '/calls/stats',
     body: { project_id: PROJECT, start: '2026-01-01T00:00:00Z', call_metrics: [{ metric: 'call_count', aggregations: ['sum'] }] },
     response: {
-      json: { start: 'a', end: 'b', granularity: 3600, timezone: 'UTC', usage_buckets: [], call_buckets: [{ timestamp: 'a', call_count_sum: 3 }] },
+      json: { start: 'a', end: 'b', granularity: 3600, timezone: 'UTC', usage_buckets: [], call_buckets: [{ timestamp: 'a', sum_call_count: 3, count: 3 }] },
     },
   },
   {

@@ -167,9 +167,9 @@ export interface CallsQueryStatsRes {
 /** A metric and its aggregations, for {@link CallStatsReq}. */
 export interface CallStatsMetricSpec<M extends string> {
   metric: M;
-  /** Default `["sum"]`. */
+  /** Default `["sum"]`, unless `percentiles` are asked for. Each is a column `<aggregation>_<metric>`, e.g. `sum_total_tokens`. */
   aggregations?: Array<'sum' | 'avg' | 'min' | 'max' | 'count'> | undefined;
-  /** Values from 0 to 100. */
+  /** Values from 0 to 100. Each is a column `p<N>_<metric>`, e.g. `p95_latency_ms`. */
   percentiles?: number[] | undefined;
 }
 
@@ -196,9 +196,13 @@ export interface CallStatsRes {
   end: string;
   granularity: number;
   timezone: string;
-  /** Each has `timestamp`, `model` and the metric values. */
+  /**
+   * One per bucket of the window and model with usage in it: `timestamp`, `model`, the metric columns
+   * (`sum_input_tokens`, `p50_total_cost`, …) and `count`. An empty bucket's sums, counts and averages are 0, its
+   * minimum, maximum and percentiles null.
+   */
   usage_buckets: JsonObject[];
-  /** Each has `timestamp` and the metric values. */
+  /** One per bucket of the window: `timestamp`, the metric columns (`sum_call_count`, `p95_latency_ms`, …) and `count`. */
   call_buckets: JsonObject[];
 }
 
