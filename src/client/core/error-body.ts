@@ -35,10 +35,13 @@ const MAX_LISTED_ISSUES = 5;
 export function parseErrorBody(body: unknown, status: number, secrets: readonly string[] | undefined): ParsedErrorBody {
   const parsed = readShape(body, status);
   return {
-    ...parsed,
     message: redact(parsed.message, secrets),
     detail: redactValue(parsed.detail, secrets),
     body: redactValue(body, secrets),
+    // The OpenAI-style `type` and `code` are the server's strings too, shown by JSON.stringify(error) and any logger
+    // that prints the error's fields: a server that echoes the request puts the key there as readily as in the message.
+    type: parsed.type === undefined ? undefined : redact(parsed.type, secrets),
+    code: parsed.code === undefined ? undefined : redact(parsed.code, secrets),
   };
 }
 

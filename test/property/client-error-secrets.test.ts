@@ -1,0 +1,69 @@
+/**
+ * Property: a server that echoes the API key back (a proxy or a debugging endpoint that quotes the request) never
+ * gets it, nor a part of it, into a client error: not its message, stack, fields, JSON or cause, wherever the key
+ * stands in the answer and wherever the client (or the connection) cuts that answer short. README, "Secrets stay
+ * secret"; http.ts: "the API key is scrubbed from anything a server echoes".
+ *
+ * Through the public API (`new Client()`), against a real server on 127.0.0.1.
+ */
+import fc from 'fast-check';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Client, WeftApiError, WeftError, WeftParseError } from 'weft';
+import { API_KEY } from './client-fuzz-arbitraries.js';
+import { type FuzzServer, type Reply, errorTexts, leakedFragment, startFuzzServer } from './client-fuzz-server.js';
+
+let server: FuzzServer;
+const unhandled: unknown[] = [];
+const onUnhandled = (reason: unknown) => unhandled.push(reason);
+
+beforeAll(async () => {
+  server = await startFuzzServer();
+  process.on('unhandledRejection', onUnhandled);
+});
+afterAll(async () => {
+  process.off('unhandledRejection', onUnhandled);
+  await server.close();
+});
+afterEach(() => {
+  expect(unhandled).toEqual([]);
+});
+
+/** The error of one call answered by `reply` (no retries), the client closed and its sockets with it. */
+async function errorOf(reply: Reply, call: 'read' | 'chatStream' = 'read'): Promise<unknown> {
+  server.script([reply]);
+  const client = new Client({ apiKey: API_KEY, baseUrl: server.origin, inferenceBaseUrl: `${server.origin}/v1`, maxRetries: 0 });
+  const error = await (call === 'read'
+    ? client.trace.calls.read({ id: 'c1' })
+    : client.inference.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true })
+  ).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  await client.close();
+  await server.allSocketsClosed();
+  return error;
+}
+
+function expectNoLeak(error: unknown): void {
+  expect(error).toBeInstanceOf(WeftError);
+  const leak = leakedFragment(errorTexts(error), API_KEY);
+  expect(leak, `the error shows "${leak}" of the API key: ${String((error as Error).message).slice(0, 300)}`).toBeUndefined();
+}
+
+/** Text around an echoed key: `before` characters, the key (maybe as a header would quote it), `after` characters. */
+const echo = (before: number, lead: string, after: number) => `${'p'.repeat(before)}${lead}${API_KEY}${'s'.repeat(after)}`;
+const lead = fc.constantFrom('', 'Bearer ', 'authorization: Bearer ');
+
+describe('an echoed API key stays out of client errors', () => {
+  it("in an OpenAI-style error's type and code", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.nat({ max: 30 }), lead, fc.nat({ max: 30 }), fc.constantFrom('type', 'code'), async (before, how, after, field) => {
+        const body = { error: { message: 'denied', [field]: echo(before, how, after) } };
+        const error = await errorOf({ status: 403, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)) });
+        expect(error).toBeInstanceOf(WeftApiError);
+        expectNoLeak(error);
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
