@@ -66,4 +66,29 @@ describe('an echoed API key stays out of client errors', () => {
       { numRuns: 30 },
     );
   });
+
+  it('in a message long enough to be cut, the cut falling anywhere in or around the key', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 960, max: 1_010 }),
+        lead,
+        fc.nat({ max: 50 }),
+        fc.constantFrom('detail', 'error.message', 'text', 'object detail'),
+        async (before, how, after, shape) => {
+          const message = echo(before, how, after);
+          const body =
+            shape === 'detail'
+              ? JSON.stringify({ detail: message })
+              : shape === 'error.message'
+                ? JSON.stringify({ error: { message } })
+                : shape === 'object detail'
+                  ? JSON.stringify({ detail: { reason: message } })
+                  : message;
+          const error = await errorOf({ status: 500, headers: { 'content-type': shape === 'text' ? 'text/plain' : 'application/json' }, body: Buffer.from(body) });
+          expectNoLeak(error);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
 });

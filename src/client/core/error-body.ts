@@ -29,20 +29,14 @@ const MAX_MESSAGE_LENGTH = 1000;
 const MAX_LISTED_ISSUES = 5;
 
 /**
- * Reads the three error shapes weft's services send (FastAPI, OpenAI-style, and plain text), then replaces
- * `secrets` (the API key) wherever they occur, in case a server echoes a header back in its error body.
+ * Replaces `secrets` (the API key) wherever they occur in the body, in case a server echoes a header back in its
+ * error body, then reads the three error shapes weft's services send (FastAPI, OpenAI-style, and plain text).
+ * Replaced first, before the message is cut to its length: a cut through the key would leave a part no redaction
+ * finds. Every field read from the body (the OpenAI-style `type` and `code` too) comes from the redacted body.
  */
 export function parseErrorBody(body: unknown, status: number, secrets: readonly string[] | undefined): ParsedErrorBody {
-  const parsed = readShape(body, status);
-  return {
-    message: redact(parsed.message, secrets),
-    detail: redactValue(parsed.detail, secrets),
-    body: redactValue(body, secrets),
-    // The OpenAI-style `type` and `code` are the server's strings too, shown by JSON.stringify(error) and any logger
-    // that prints the error's fields: a server that echoes the request puts the key there as readily as in the message.
-    type: parsed.type === undefined ? undefined : redact(parsed.type, secrets),
-    code: parsed.code === undefined ? undefined : redact(parsed.code, secrets),
-  };
+  const redacted = redactValue(body, secrets);
+  return { ...readShape(redacted, status), body: redacted };
 }
 
 function readShape(body: unknown, status: number): Omit<ParsedErrorBody, 'body'> {
