@@ -91,4 +91,32 @@ describe('an echoed API key stays out of client errors', () => {
       { numRuns: 60 },
     );
   });
+
+  it('in an error body cut short, by the connection or by the 64 KiB the client reads of it', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          // The connection breaks at a byte of the echoed key.
+          fc.record({ pad: fc.nat({ max: 40 }), cutInKey: fc.integer({ min: 1, max: API_KEY.length - 1 }), limit: fc.constant(false) }),
+          // The client stops reading at 64 KiB, within the key, whatever the TCP pieces.
+          fc.record({ pad: fc.integer({ min: 65_536 - API_KEY.length + 1, max: 65_535 }), cutInKey: fc.constant(-1), limit: fc.constant(true) }),
+        ),
+        lead,
+        async ({ pad, cutInKey, limit }, how) => {
+          const text = echo(pad, how, 100_000);
+          const keyAt = pad + how.length;
+          const reply: Reply = {
+            status: 502,
+            headers: { 'content-type': 'text/plain' },
+            body: Buffer.from(text),
+            // The server stops at 64 KiB (until the client hangs up), so that the client's cut falls exactly there.
+            ...(limit ? { pauseAt: 65_536, resume: new Promise<void>(() => {}) } : {}),
+            ...(limit ? {} : { cutAt: keyAt + cutInKey }),
+          };
+          expectNoLeak(await errorOf(reply));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
 });

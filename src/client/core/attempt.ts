@@ -1,6 +1,7 @@
 /** One HTTP attempt: its timeout and abort, its body, and how what undici throws becomes a weft error. */
 import type { Dispatcher } from 'undici';
 import { BodyStreamError } from './body.js';
+import { withoutSecretTail } from './error-body.js';
 import { WeftAbortError, WeftConnectionError, WeftError, WeftRequestBodyError, WeftTimeoutError } from './errors.js';
 import type { ResponseBody } from './types.js';
 
@@ -169,23 +170,31 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /**
  * The body of a non-2xx response, read up to 64 KiB: parsed JSON, else its text, or undefined when empty. A body cut
- * short (the connection failed) gives what was read.
+ * short (the connection failed) gives what was read, without the start of one of `secrets` it may end with.
  */
-export async function readErrorBody(body: GuardedBody): Promise<unknown> {
+export async function readErrorBody(body: GuardedBody, secrets?: readonly string[]): Promise<unknown> {
   const chunks: Uint8Array[] = [];
   let size = 0;
+  let cut = false;
   try {
     for await (const chunk of body) {
       chunks.push(chunk);
       size += chunk.byteLength;
-      if (size >= MAX_ERROR_BODY_BYTES) break;
+      if (size >= MAX_ERROR_BODY_BYTES) {
+        cut = true;
+        break;
+      }
     }
   } catch (error) {
     // The caller's abort is what the caller asked for, whatever the status said.
     if (error instanceof WeftAbortError) throw error;
     // Otherwise the status is what matters; a body cut short still gives what was read.
+    cut = true;
   }
-  const text = new TextDecoder().decode(Buffer.concat(chunks));
+  const read = new TextDecoder().decode(Buffer.concat(chunks));
+  // A cut may fall inside the key of a server that echoes the request: the part before it is no longer the key, and
+  // the error's redaction would not find it.
+  const text = cut ? withoutSecretTail(read, secrets) : read;
   if (text === '') return undefined;
   try {
     return JSON.parse(text);

@@ -125,6 +125,22 @@ export function redact(text: string, secrets: readonly string[] | undefined): st
 }
 
 /**
+ * `text`, cut short at an arbitrary point, without the start of a secret it ends with (from 4 characters on, as
+ * {@link redact}): what is left of a secret cut through is not the secret, and no later redaction would find it.
+ */
+export function withoutSecretTail(text: string, secrets: readonly string[] | undefined): string {
+  for (const secret of secrets ?? []) {
+    if (secret.length < 4) continue;
+    for (const form of quotedForms(secret)) {
+      for (let length = form.length - 1; length >= 4; length--) {
+        if (text.endsWith(form.slice(0, length))) return `${text.slice(0, text.length - length)}***`;
+      }
+    }
+  }
+  return text;
+}
+
+/**
  * The secret as a server may quote it back: as itself, percent-encoded (from a URL), and escaped inside a JSON
  * string (a quote or backslash in the key), which is how it stands in the body text before parsing.
  */

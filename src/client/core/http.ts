@@ -297,7 +297,7 @@ export class HttpCore {
     if (response.statusCode >= 200 && response.statusCode < 300) {
       return { status: response.statusCode, headers, requestId, body };
     }
-    const errorBody = await readErrorBody(body);
+    const errorBody = await readErrorBody(body, this.#secretList());
     throw createApiError({
       status: response.statusCode,
       method,
