@@ -119,4 +119,21 @@ describe('an echoed API key stays out of client errors', () => {
       { numRuns: 40 },
     );
   });
+
+  it("in a 2xx answer's content type, quoted by the parse error", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(`text/plain; token=${API_KEY}`, API_KEY, `text/html; k=${API_KEY}`, `${API_KEY}; charset=utf-8`),
+        fc.constantFrom<'read' | 'chatStream'>('read', 'chatStream'),
+        async (contentType, call) => {
+          // The chat stream reads an HTML page as not an event stream: its parse error quotes the content type too.
+          const type = call === 'chatStream' ? `text/html; k=${contentType}` : contentType;
+          const error = await errorOf({ status: 200, headers: { 'content-type': type }, body: Buffer.from('<html>not json</html>') }, call);
+          expect(error).toBeInstanceOf(WeftParseError);
+          expectNoLeak(error);
+        },
+      ),
+      { numRuns: 16 },
+    );
+  });
 });

@@ -1,3 +1,4 @@
+import { quotedHeader } from './error-body.js';
 import { WeftParseError } from './errors.js';
 import type { RawResponse, RequestOptions, ResponseHeaders } from './types.js';
 
@@ -6,16 +7,20 @@ import type { RawResponse, RequestOptions, ResponseHeaders } from './types.js';
 /**
  * The error of a 2xx body that is not what was asked for (`expected`: JSON, or an event stream). It names the status
  * and the content type, and for an HTML page says what it usually means; it never quotes the body, which may echo
- * the request's credentials.
+ * the request's credentials, and quotes its content type with `secrets` (the request's key) replaced.
  */
 export function unexpectedBodyError(
   options: Pick<RequestOptions, 'method' | 'path'>,
   response: Pick<RawResponse, 'status' | 'headers'>,
   cause?: unknown,
   expected = 'JSON',
+  secrets?: readonly string[],
 ): WeftParseError {
   const { method, path } = options;
-  const contentType = firstHeader(response.headers['content-type']);
+  // The content type is the server's text, quoted in the message and kept on the error: one that echoes the request
+  // (`text/plain; token=<key>`) would otherwise show the key to whoever logs the error.
+  const given = firstHeader(response.headers['content-type']);
+  const contentType = given === undefined ? undefined : quotedHeader(given, secrets);
   const what = contentType ? `a ${contentType.split(';')[0]?.trim()} body` : 'a body';
   const hint = isHtml(response.headers) ? ' (an HTML page: is the base URL that of the service, not of a web app or a login page?)' : '';
   return new WeftParseError(`weft: ${method} ${path} answered ${response.status} with ${what} that is not ${expected}${hint}`, method, path, {

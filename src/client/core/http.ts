@@ -151,7 +151,7 @@ export class HttpCore {
         return JSON.parse(text) as T;
       } catch (error) {
         if (options.allowText && !isJsonContentType(response.headers)) return text as T;
-        throw unexpectedBodyError(options, response, error);
+        throw this.unexpectedBody(options, response, error);
       }
     });
   }
@@ -319,6 +319,19 @@ export class HttpCore {
    */
   apiError(init: Omit<ApiErrorInit, 'secrets'>): WeftApiError {
     return createApiError({ ...init, secrets: this.#secretList() });
+  }
+
+  /**
+   * Builds the parse error of a 2xx body that is not what was asked for (see {@link unexpectedBodyError}), its
+   * quoted content type scrubbed of the key like the core's other errors, for a resource that read the body itself.
+   */
+  unexpectedBody(
+    options: Pick<RequestOptions, 'method' | 'path'>,
+    response: Pick<RawResponse, 'status' | 'headers'>,
+    cause?: unknown,
+    expected?: string,
+  ): WeftParseError {
+    return unexpectedBodyError(options, response, cause, expected, this.#secretList());
   }
 
   /** What `JSON.stringify` shows: the address and limits, never the key nor the default headers' values. */

@@ -1,5 +1,5 @@
 import { forwardCallOptions } from '../../core/call-options.js';
-import { isHtml, isJsonContentType, unexpectedBodyError } from '../../core/content-type.js';
+import { isHtml, isJsonContentType } from '../../core/content-type.js';
 import type { HttpCore } from '../../core/http.js';
 import type { CallOptions } from '../../core/types.js';
 import { ChatCompletionStream } from './chat-completion-stream.js';
@@ -93,7 +93,7 @@ export class ChatCompletions<
     // A login page or a web app answering at the base URL: read as events it would look like a stream cut short.
     if (isHtml(response.headers)) {
       await response.body.cancel();
-      throw unexpectedBodyError({ method: 'POST', path }, response, undefined, 'an event stream');
+      throw this.core.unexpectedBody({ method: 'POST', path }, response, undefined, 'an event stream');
     }
     const chunks = readChatChunks(response.body, origin);
     return new ChatCompletionStream(chunks, () => response.body.cancel(), response.requestId);
