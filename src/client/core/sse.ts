@@ -56,13 +56,16 @@ export async function* parseServerSentEvents(
     },
   });
   const decoder = new TextDecoder('utf-8');
-  // The format allows a lone CR as a line's end; the parser waits for a LF that may follow it, which at the end of
-  // the bytes never comes, and the last event (a chat stream's [DONE]) would be lost.
-  let endsWithCR = false;
+  // The format ends a line with CRLF, LF or a lone CR. The parser holds a CR that ends one piece of text until a later
+  // piece brings another line end, so that an event whose lines end in lone CRs came out a piece late, or never when
+  // the stream broke or ended first (a chat stream's [DONE]): what it reads depended on how the bytes were split.
+  // Line ends are made LFs here, a CR at once, and the LF of a CRLF split across pieces is dropped.
+  let afterCR = false;
   const feed = (text: string) => {
     if (text === '') return;
-    parser.feed(text);
-    endsWithCR = text.endsWith('\r');
+    const rest = afterCR && text.startsWith('\n') ? text.slice(1) : text;
+    afterCR = text.endsWith('\r');
+    if (rest !== '') parser.feed(rest.replace(/\r\n?/g, '\n'));
   };
   for await (const chunk of bytes) {
     feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
@@ -70,6 +73,5 @@ export async function* parseServerSentEvents(
     while (ready.length > 0) yield ready.shift() as ServerSentEvent;
   }
   feed(decoder.decode());
-  if (endsWithCR) parser.feed('\n');
   while (ready.length > 0) yield ready.shift() as ServerSentEvent;
 }
