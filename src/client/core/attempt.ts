@@ -186,8 +186,9 @@ export async function readErrorBody(body: GuardedBody, secrets?: readonly string
       }
     }
   } catch (error) {
-    // The caller's abort is what the caller asked for, whatever the status said.
-    if (error instanceof WeftAbortError) throw error;
+    // The caller's abort is what the caller asked for, whatever the status said; so is the client's close(), which
+    // ends what is in flight with WEFT_CLIENT_CLOSED (the status would say the request failed on its own).
+    if (error instanceof WeftAbortError || (error instanceof WeftConnectionError && error.code === CLIENT_CLOSED)) throw error;
     // Otherwise the status is what matters; a body cut short still gives what was read.
     cut = true;
   }
