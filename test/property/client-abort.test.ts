@@ -164,7 +164,7 @@ describe('stopping a call', () => {
         if (moment === 'stream') expect(items).toBe(1);
         expect(unhandled).toEqual([]);
       }),
-      { numRuns: Number(process.env.WEFT_FUZZ_RUNS ?? 150) },
+      { numRuns: Number(process.env.WEFT_FUZZ_RUNS ?? 300) },
     );
   });
 });
