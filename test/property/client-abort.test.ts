@@ -4,31 +4,17 @@
  * not yet sent, waiting for the answer, reading a body (a 2xx's or an error's), waiting between retries, or in the
  * middle of a stream. The server sees every connection closed afterwards, and nothing is left unhandled.
  *
- * The moments are events (the server got the request, paused mid-body, the client announced a retry, a stream
+ * The moments are events (the fuzz.server() got the request, paused mid-body, the client announced a retry, a stream
  * yielded), not times.
  */
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client, WeftAbortError, WeftConnectionError, WeftError } from 'weft';
 import { settlesWithin } from '../helpers/deadline.js';
 import { API_KEY } from './client-fuzz-arbitraries.js';
-import { type FuzzServer, type Reply, errorTexts, leakedFragment, startFuzzServer } from './client-fuzz-server.js';
+import { type Reply, errorTexts, leakedFragment, useFuzzServer } from './client-fuzz-server.js';
 
-let server: FuzzServer;
-const unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => unhandled.push(reason);
-
-beforeAll(async () => {
-  server = await startFuzzServer();
-  process.on('unhandledRejection', onUnhandled);
-});
-afterAll(async () => {
-  process.off('unhandledRejection', onUnhandled);
-  await server.close();
-});
-afterEach(() => {
-  expect(unhandled).toEqual([]);
-});
+const fuzz = useFuzzServer();
 
 type CallName = 'read' | 'start' | 'chat' | 'chatStream' | 'streamQuery';
 type Moment = 'before' | 'request' | 'body' | 'retry' | 'stream';
@@ -92,8 +78,8 @@ describe('stopping a call', () => {
         let stopNow!: () => void;
         const client = new Client({
           apiKey: API_KEY,
-          baseUrl: server.origin,
-          inferenceBaseUrl: `${server.origin}/v1`,
+          baseUrl: fuzz.server().origin,
+          inferenceBaseUrl: `${fuzz.server().origin}/v1`,
           project: 'team/proj',
           maxRetries: 2,
           timeoutMs: 10_000,
@@ -118,7 +104,7 @@ describe('stopping a call', () => {
           reply.status = stream ? 200 : status;
           reply.pauseAt = Math.floor(pauseFraction * body.length);
           reply.resume = new Promise<void>(() => {});
-          // Stopped a little after the server paused, so that the client has most often read the headers and the bytes
+          // Stopped a little after the fuzz.server() paused, so that the client has most often read the headers and the bytes
           // before the pause by then (the property holds at whatever moment it comes).
           reply.onPause = () => setTimeout(stopNow, 20);
         }
@@ -130,8 +116,8 @@ describe('stopping a call', () => {
           reply.pauseAt = stream.firstItemBytes;
           reply.resume = new Promise<void>(() => {});
         }
-        server.script([reply]);
-        if (moment === 'request') void server.requestArrived().then(stopNow);
+        fuzz.server().script([reply]);
+        if (moment === 'request') void fuzz.server().requestArrived().then(stopNow);
         if (moment === 'before') stopNow();
 
         let items = 0;
@@ -146,7 +132,7 @@ describe('stopping a call', () => {
           `the ${call} call stopped (${stop}) at the ${moment}`,
         );
         await client.close();
-        await server.allSocketsClosed();
+        await fuzz.server().allSocketsClosed();
 
         expect(error, 'the call completed').toBeInstanceOf(WeftError);
         expect(leakedFragment(errorTexts(error), API_KEY)).toBeUndefined();
@@ -162,7 +148,7 @@ describe('stopping a call', () => {
           expect((error as WeftConnectionError).code, String(error)).toBe('WEFT_CLIENT_CLOSED');
         }
         if (moment === 'stream') expect(items).toBe(1);
-        expect(unhandled).toEqual([]);
+        expect(fuzz.unhandled).toEqual([]);
       }),
       { numRuns: Number(process.env.WEFT_FUZZ_RUNS ?? 300) },
     );

@@ -1,37 +1,23 @@
 /**
- * Property: a server that echoes the API key back (a proxy or a debugging endpoint that quotes the request) never
+ * Property: a fuzz.server() that echoes the API key back (a proxy or a debugging endpoint that quotes the request) never
  * gets it, nor a part of it, into a client error: not its message, stack, fields, JSON or cause, wherever the key
  * stands in the answer and wherever the client (or the connection) cuts that answer short. README, "Secrets stay
- * secret"; http.ts: "the API key is scrubbed from anything a server echoes".
+ * secret"; http.ts: "the API key is scrubbed from anything a fuzz.server() echoes".
  *
  * Through the public API (`new Client()`), against a real server on 127.0.0.1.
  */
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client, WeftApiError, WeftError, WeftParseError } from 'weft';
 import { API_KEY } from './client-fuzz-arbitraries.js';
-import { type FuzzServer, type Reply, errorTexts, leakedFragment, startFuzzServer } from './client-fuzz-server.js';
+import { type Reply, errorTexts, leakedFragment, useFuzzServer } from './client-fuzz-server.js';
 
-let server: FuzzServer;
-const unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => unhandled.push(reason);
-
-beforeAll(async () => {
-  server = await startFuzzServer();
-  process.on('unhandledRejection', onUnhandled);
-});
-afterAll(async () => {
-  process.off('unhandledRejection', onUnhandled);
-  await server.close();
-});
-afterEach(() => {
-  expect(unhandled).toEqual([]);
-});
+const fuzz = useFuzzServer();
 
 /** The error of one call answered by `reply` (no retries), the client closed and its sockets with it. */
 async function errorOf(reply: Reply, call: 'read' | 'chatStream' = 'read'): Promise<unknown> {
-  server.script([reply]);
-  const client = new Client({ apiKey: API_KEY, baseUrl: server.origin, inferenceBaseUrl: `${server.origin}/v1`, maxRetries: 0 });
+  fuzz.server().script([reply]);
+  const client = new Client({ apiKey: API_KEY, baseUrl: fuzz.server().origin, inferenceBaseUrl: `${fuzz.server().origin}/v1`, maxRetries: 0 });
   const error = await (call === 'read'
     ? client.trace.calls.read({ id: 'c1' })
     : client.inference.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true })
@@ -40,7 +26,7 @@ async function errorOf(reply: Reply, call: 'read' | 'chatStream' = 'read'): Prom
     (e: unknown) => e,
   );
   await client.close();
-  await server.allSocketsClosed();
+  await fuzz.server().allSocketsClosed();
   return error;
 }
 
@@ -109,7 +95,7 @@ describe('an echoed API key stays out of client errors', () => {
             status: 502,
             headers: { 'content-type': 'text/plain' },
             body: Buffer.from(text),
-            // The server stops at 64 KiB (until the client hangs up), so that the client's cut falls exactly there.
+            // The fuzz.server() stops at 64 KiB (until the client hangs up), so that the client's cut falls exactly there.
             ...(limit ? { pauseAt: 65_536, resume: new Promise<void>(() => {}) } : {}),
             ...(limit ? {} : { cutAt: keyAt + cutInKey }),
           };

@@ -7,6 +7,7 @@
 import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { API_KEY_FRAGMENT_LENGTH } from './client-fuzz-arbitraries.js';
 
 /** One scripted answer. */
@@ -198,4 +199,33 @@ export function leakedFragment(texts: string[], secret: string): string | undefi
     if (texts.some((t) => t.includes(fragment))) return fragment;
   }
   return undefined;
+}
+
+/**
+ * A fuzz server for the test file that calls this at its top level, started before its tests and closed after them
+ * (`server()` reads it once started), and the rejections left unhandled meanwhile (`unhandled`), none of which any
+ * test may leave behind.
+ */
+export function useFuzzServer(): { server: () => FuzzServer; unhandled: unknown[] } {
+  let server: FuzzServer | undefined;
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  beforeAll(async () => {
+    server = await startFuzzServer();
+    process.on('unhandledRejection', onUnhandled);
+  });
+  afterAll(async () => {
+    process.off('unhandledRejection', onUnhandled);
+    await server?.close();
+  });
+  afterEach(() => {
+    expect(unhandled).toEqual([]);
+  });
+  return {
+    server: () => {
+      if (!server) throw new Error('the fuzz server is not started yet');
+      return server;
+    },
+    unhandled,
+  };
 }

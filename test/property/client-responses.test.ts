@@ -1,14 +1,14 @@
 /**
- * Property: whatever a server answers (any status, right or wrong headers, any body, cut short or not, in any TCP
+ * Property: whatever a fuzz.server() answers (any status, right or wrong headers, any body, cut short or not, in any TCP
  * pieces), a client call resolves with the parsed body or rejects with the weft error of what happened, its
- * status, method, path and server message right and the API key nowhere in it; retries stay within `maxRetries`,
+ * status, method, path and fuzz.server() message right and the API key nowhere in it; retries stay within `maxRetries`,
  * follow `Retry-After` within its bounds and never repeat a call that must not run twice; and the client leaves no
  * socket open once closed, and no unhandled rejection.
  *
  * Through the public API (`new Client()`), against a real server on 127.0.0.1.
  */
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   Client,
   type RetryEvent,
@@ -40,7 +40,7 @@ import {
   successBody,
   successStatus,
 } from './client-fuzz-arbitraries.js';
-import { type FuzzServer, type Reply, bodiless, errorTexts, leakedFragment, startFuzzServer, wireBody } from './client-fuzz-server.js';
+import { type Reply, bodiless, errorTexts, leakedFragment, useFuzzServer, wireBody } from './client-fuzz-server.js';
 
 /** The calls under test: one of each retry policy (README section 4, http.ts's contract). */
 const CALLS = {
@@ -48,7 +48,7 @@ const CALLS = {
   read: { method: 'POST', path: '/call/read', policy: 'idempotent' },
   /** A GET: idempotent by its method. */
   models: { method: 'GET', path: '/models', policy: 'idempotent' },
-  /** A create: never sent twice once the server may have run it. */
+  /** A create: never sent twice once the fuzz.server() may have run it. */
   start: { method: 'POST', path: '/call/start', policy: 'never' },
   /** A chat completion: retried only after 429 or 503, which say the service did not run it. */
   chat: { method: 'POST', path: '/chat/completions', policy: 'unprocessed' },
@@ -171,7 +171,7 @@ function delayOf(expected: RetryAfterCase['expected']): number | undefined {
   return typeof expected === 'object' ? expected.around : expected;
 }
 
-/** The oracle: how many requests the server sees, and how the call ends. */
+/** The oracle: how many requests the fuzz.server() sees, and how the call ends. */
 function expectedRun(call: CallName, maxRetries: number, attempts: Attempt[]): { requests: number; outcome: Outcome } {
   for (let i = 0; ; i++) {
     const attempt = attempts[Math.min(i, attempts.length - 1)] as Attempt;
@@ -195,28 +195,14 @@ const API_CLASSES: Record<number, typeof WeftApiError> = {
 };
 const apiClassOf = (status: number) => API_CLASSES[status] ?? (status >= 500 ? WeftServerError : WeftApiError);
 
-let server: FuzzServer;
-const unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => unhandled.push(reason);
-
-beforeAll(async () => {
-  server = await startFuzzServer();
-  process.on('unhandledRejection', onUnhandled);
-});
-afterAll(async () => {
-  process.off('unhandledRejection', onUnhandled);
-  await server.close();
-});
-afterEach(() => {
-  expect(unhandled).toEqual([]);
-});
+const fuzz = useFuzzServer();
 
 function makeClient(maxRetries: number, onRetry: (event: RetryEvent) => void): Client {
   return new Client({
     apiKey: API_KEY,
-    baseUrl: server.origin,
-    inferenceBaseUrl: `${server.origin}/v1`,
-    trainingBaseUrl: `${server.origin}/training/v1`,
+    baseUrl: fuzz.server().origin,
+    inferenceBaseUrl: `${fuzz.server().origin}/v1`,
+    trainingBaseUrl: `${fuzz.server().origin}/training/v1`,
     project: 'team/proj',
     maxRetries,
     timeoutMs: 5_000,
@@ -278,7 +264,7 @@ describe('a client against an adversarial server', () => {
         fc.integer({ min: 0, max: 3 }),
         fc.array(attempt, { minLength: 1, maxLength: 4 }),
         async (call, maxRetries, attempts) => {
-          server.script(attempts.map((a) => a.reply));
+          fuzz.server().script(attempts.map((a) => a.reply));
           const controller = new AbortController();
           const retries: RetryEvent[] = [];
           const client = makeClient(maxRetries, (event) => {
@@ -292,15 +278,15 @@ describe('a client against an adversarial server', () => {
             settled.error = error;
           }
           await client.close();
-          await server.allSocketsClosed();
+          await fuzz.server().allSocketsClosed();
 
           const expected = expectedRun(call, maxRetries, attempts);
-          expect(server.requests.length).toBe(expected.requests);
-          expect(server.requests.length).toBeLessThanOrEqual(maxRetries + 1);
-          for (const request of server.requests) expect(request.headers.authorization).toBe(`Bearer ${API_KEY}`);
+          expect(fuzz.server().requests.length).toBe(expected.requests);
+          expect(fuzz.server().requests.length).toBeLessThanOrEqual(maxRetries + 1);
+          for (const request of fuzz.server().requests) expect(request.headers.authorization).toBe(`Bearer ${API_KEY}`);
           checkOutcome(call, settled, expected.outcome);
 
-          // Each retry waited what the server asked (within the bounds), or the client's short backoff.
+          // Each retry waited what the fuzz.server() asked (within the bounds), or the client's short backoff.
           // A wait too long for the property was announced to onRetry before the property aborted it.
           expect(retries.length).toBe(expected.requests - (expected.outcome.kind === 'abort' ? 0 : 1));
           retries.forEach((event, i) => {
@@ -318,7 +304,7 @@ describe('a client against an adversarial server', () => {
             }
             expect(event.delayMs).toBeLessThanOrEqual(MAX_RETRY_AFTER_MS);
           });
-          expect(unhandled).toEqual([]);
+          expect(fuzz.unhandled).toEqual([]);
         },
       ),
       { numRuns: Number(process.env.WEFT_FUZZ_RUNS ?? 600) },

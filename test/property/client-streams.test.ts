@@ -8,34 +8,20 @@
  * Through the public API (`new Client()`), against a real server on 127.0.0.1.
  */
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client, STREAM_INCOMPLETE, WeftConnectionError, WeftError, WeftParseError, WeftRateLimitError } from 'weft';
 import { settlesWithin } from '../helpers/deadline.js';
 import { API_KEY } from './client-fuzz-arbitraries.js';
-import { type FuzzServer, errorTexts, leakedFragment, startFuzzServer } from './client-fuzz-server.js';
+import { errorTexts, leakedFragment, useFuzzServer } from './client-fuzz-server.js';
 
-let server: FuzzServer;
-const unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => unhandled.push(reason);
-
-beforeAll(async () => {
-  server = await startFuzzServer();
-  process.on('unhandledRejection', onUnhandled);
-});
-afterAll(async () => {
-  process.off('unhandledRejection', onUnhandled);
-  await server.close();
-});
-afterEach(() => {
-  expect(unhandled).toEqual([]);
-});
+const fuzz = useFuzzServer();
 
 function makeClient(): Client {
   return new Client({
     apiKey: API_KEY,
-    baseUrl: server.origin,
-    inferenceBaseUrl: `${server.origin}/v1`,
-    trainingBaseUrl: `${server.origin}/training/v1`,
+    baseUrl: fuzz.server().origin,
+    inferenceBaseUrl: `${fuzz.server().origin}/v1`,
+    trainingBaseUrl: `${fuzz.server().origin}/training/v1`,
     project: 'team/proj',
     maxRetries: 0,
     timeoutMs: 5_000,
@@ -209,7 +195,7 @@ async function serveAndRead(
   cutAt: number | undefined,
   read: (client: Client) => Promise<Reading>,
 ): Promise<Reading> {
-  server.script([
+  fuzz.server().script([
     {
       status: 200,
       headers: { 'content-type': contentType, 'x-request-id': 'req-1' },
@@ -221,8 +207,8 @@ async function serveAndRead(
   const client = makeClient();
   const reading = await read(client);
   await client.close();
-  await server.allSocketsClosed();
-  expect(server.requests.length).toBe(1);
+  await fuzz.server().allSocketsClosed();
+  expect(fuzz.server().requests.length).toBe(1);
   return reading;
 }
 
@@ -254,7 +240,7 @@ describe('streams read the same whichever the TCP split', () => {
           } else {
             expect(a).toEqual({ items: expected.items, error: expected.error });
           }
-          expect(unhandled).toEqual([]);
+          expect(fuzz.unhandled).toEqual([]);
         },
       ),
       { numRuns: Number(process.env.WEFT_FUZZ_RUNS ?? 120) },
@@ -280,7 +266,7 @@ describe('streams read the same whichever the TCP split', () => {
           });
           // The first event, whole, then nothing until the client has yielded its chunk.
           const pauseAt = Buffer.byteLength(first.text);
-          server.script([
+          fuzz.server().script([
             { status: 200, headers: { 'content-type': 'text/event-stream' }, body: Buffer.from(whole.text), splits: splitsOf(spec, length), pauseAt, resume: resumed },
           ]);
           const client = makeClient();
@@ -297,7 +283,7 @@ describe('streams read the same whichever the TCP split', () => {
             resume();
             await client.close();
           }
-          await server.allSocketsClosed();
+          await fuzz.server().allSocketsClosed();
         },
       ),
       { numRuns: Number(process.env.WEFT_FUZZ_RUNS ?? 40) },
@@ -329,7 +315,7 @@ describe('streams read the same whichever the TCP split', () => {
           } else {
             expect(a).toEqual({ items: expected.items, error: expected.error });
           }
-          expect(unhandled).toEqual([]);
+          expect(fuzz.unhandled).toEqual([]);
         },
       ),
       { numRuns: Number(process.env.WEFT_FUZZ_RUNS ?? 120) },
