@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Client, WeftAbortError, WeftConnectionError, WeftError } from 'weft';
+import { type Client, WeftAbortError, WeftConnectionError, WeftError } from 'weft';
 import { settlesWithin } from '../helpers/deadline.js';
 import { API_KEY } from './client-fuzz-arbitraries.js';
 import { type Reply, errorTexts, leakedFragment, useFuzzServer } from './client-fuzz-server.js';
@@ -76,11 +76,7 @@ describe('stopping a call', () => {
       fc.asyncProperty(scenario, async ({ call, stop, moment, status, pauseFraction }) => {
         const controller = new AbortController();
         let stopNow!: () => void;
-        const client = new Client({
-          apiKey: API_KEY,
-          baseUrl: fuzz.server().origin,
-          inferenceBaseUrl: `${fuzz.server().origin}/v1`,
-          project: 'team/proj',
+        const client = fuzz.client({
           maxRetries: 2,
           timeoutMs: 10_000,
           backoff: { initialDelayMs: 1, maxDelayMs: 2 },

@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Client, WeftApiError, WeftError, WeftParseError } from 'weft';
+import { WeftApiError, WeftError, WeftParseError } from 'weft';
 import { API_KEY } from './client-fuzz-arbitraries.js';
 import { type Reply, errorTexts, leakedFragment, useFuzzServer } from './client-fuzz-server.js';
 
@@ -17,7 +17,7 @@ const fuzz = useFuzzServer();
 /** The error of one call answered by `reply` (no retries), the client closed and its sockets with it. */
 async function errorOf(reply: Reply, call: 'read' | 'chatStream' = 'read'): Promise<unknown> {
   fuzz.server().script([reply]);
-  const client = new Client({ apiKey: API_KEY, baseUrl: fuzz.server().origin, inferenceBaseUrl: `${fuzz.server().origin}/v1`, maxRetries: 0 });
+  const client = fuzz.client({ maxRetries: 0 });
   const error = await (call === 'read'
     ? client.trace.calls.read({ id: 'c1' })
     : client.inference.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true })

@@ -8,7 +8,8 @@ import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { API_KEY_FRAGMENT_LENGTH } from './client-fuzz-arbitraries.js';
+import { Client, type ClientOptions } from 'weft';
+import { API_KEY, API_KEY_FRAGMENT_LENGTH } from './client-fuzz-arbitraries.js';
 
 /** One scripted answer. */
 export interface Reply {
@@ -203,10 +204,10 @@ export function leakedFragment(texts: string[], secret: string): string | undefi
 
 /**
  * A fuzz server for the test file that calls this at its top level, started before its tests and closed after them
- * (`server()` reads it once started), and the rejections left unhandled meanwhile (`unhandled`), none of which any
+ * (`server()` reads it once started, `client()` makes a client of it), and the rejections left unhandled meanwhile (`unhandled`), none of which any
  * test may leave behind.
  */
-export function useFuzzServer(): { server: () => FuzzServer; unhandled: unknown[] } {
+export function useFuzzServer(): { server: () => FuzzServer; client: (options?: ClientOptions) => Client; unhandled: unknown[] } {
   let server: FuzzServer | undefined;
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown) => unhandled.push(reason);
@@ -221,11 +222,19 @@ export function useFuzzServer(): { server: () => FuzzServer; unhandled: unknown[
   afterEach(() => {
     expect(unhandled).toEqual([]);
   });
-  return {
-    server: () => {
-      if (!server) throw new Error('the fuzz server is not started yet');
-      return server;
-    },
-    unhandled,
+  const started = () => {
+    if (!server) throw new Error('the fuzz server is not started yet');
+    return server;
   };
+  // A client of all three services at the server, with the fuzzed key; `options` add to these or replace them.
+  const client = (options: ClientOptions = {}) =>
+    new Client({
+      apiKey: API_KEY,
+      baseUrl: started().origin,
+      inferenceBaseUrl: `${started().origin}/v1`,
+      trainingBaseUrl: `${started().origin}/training/v1`,
+      project: 'team/proj',
+      ...options,
+    });
+  return { server: started, client, unhandled };
 }

@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  Client,
+  type Client,
   type RetryEvent,
   WeftAbortError,
   WeftApiError,
@@ -198,12 +198,7 @@ const apiClassOf = (status: number) => API_CLASSES[status] ?? (status >= 500 ? W
 const fuzz = useFuzzServer();
 
 function makeClient(maxRetries: number, onRetry: (event: RetryEvent) => void): Client {
-  return new Client({
-    apiKey: API_KEY,
-    baseUrl: fuzz.server().origin,
-    inferenceBaseUrl: `${fuzz.server().origin}/v1`,
-    trainingBaseUrl: `${fuzz.server().origin}/training/v1`,
-    project: 'team/proj',
+  return fuzz.client({
     maxRetries,
     timeoutMs: 5_000,
     backoff: BACKOFF,

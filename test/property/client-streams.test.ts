@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Client, STREAM_INCOMPLETE, WeftConnectionError, WeftError, WeftParseError, WeftRateLimitError } from 'weft';
+import { type Client, STREAM_INCOMPLETE, WeftConnectionError, WeftError, WeftParseError, WeftRateLimitError } from 'weft';
 import { settlesWithin } from '../helpers/deadline.js';
 import { API_KEY } from './client-fuzz-arbitraries.js';
 import { errorTexts, leakedFragment, useFuzzServer } from './client-fuzz-server.js';
@@ -17,12 +17,7 @@ import { errorTexts, leakedFragment, useFuzzServer } from './client-fuzz-server.
 const fuzz = useFuzzServer();
 
 function makeClient(): Client {
-  return new Client({
-    apiKey: API_KEY,
-    baseUrl: fuzz.server().origin,
-    inferenceBaseUrl: `${fuzz.server().origin}/v1`,
-    trainingBaseUrl: `${fuzz.server().origin}/training/v1`,
-    project: 'team/proj',
+  return fuzz.client({
     maxRetries: 0,
     timeoutMs: 5_000,
   });
