@@ -64,6 +64,8 @@ const TRUNCATED_KEYS_MARKER = '…';
 
 // Smallest slice of a string kept when the budget runs out, so a cut string still says something.
 const MIN_STRING_KEEP = 32;
+// What a string's JSON may take beyond its room: its quotes and its cut's marker (`…[weft: N more chars]`).
+const STRING_MARK_ROOM = 40;
 
 /**
  * Turns any value into JSON text without ever throwing. Handles what `JSON.stringify` cannot: circular
@@ -115,8 +117,22 @@ class JsonWriter {
   }
 
   private emitString(text: string): void {
+    this.emit(this.stringJson(text));
+  }
+
+  /** `text` as a JSON string literal, cut to what is left of the room. */
+  private stringJson(text: string): string {
     // A key weft knows (its own, a traced client's) can sit in any string: a header, a URL, a message.
-    this.emit(JSON.stringify(scrubAndCut(text, Math.max(MIN_STRING_KEEP, this.maxLength - this.length))));
+    const room = Math.max(MIN_STRING_KEEP, this.maxLength - this.length);
+    let json = JSON.stringify(scrubAndCut(text, room));
+    // The room is for JSON, and escapes make JSON longer than its text: a quote or a backslash takes two characters,
+    // a control character or a lone surrogate six. Text of them cut to the room alone would run over it up to
+    // sixfold; it is cut shorter in proportion (a few rounds where the escapes cluster), down to the least kept.
+    for (let keep = Math.min(room, text.length), round = 0; json.length > room + STRING_MARK_ROOM && keep > MIN_STRING_KEEP && round < 8; round++) {
+      keep = Math.max(MIN_STRING_KEEP, Math.min(keep - 1, Math.floor((keep * room) / json.length)));
+      json = JSON.stringify(scrubAndCut(text, keep));
+    }
+    return json;
   }
 
   /** Writes one value; `undefined` at the top becomes `null` (arrays do the same; objects skip it earlier). */
@@ -225,7 +241,8 @@ class JsonWriter {
       if (this.exhausted) break;
       if (!first) this.emit(',');
       first = false;
-      this.emit(`${JSON.stringify(scrubSecrets(key))}:`);
+      // A key is cut as a string value is: a Map's key may be any text (a whole document), and counts as much.
+      this.emit(`${this.stringJson(key)}:`);
       if (isCredentialName(key)) this.emitString(MARK.redacted);
       else this.write(item, depth + 1);
     }
