@@ -1,4 +1,5 @@
-import type { AttributeValue, Attributes } from '@opentelemetry/api';
+import type { AttributeValue, Attributes, Span } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { jsonOrText, safeStringify, scrubAndCut } from './serialize.js';
 import { contentOptions, withinLimit } from './content-options.js';
 import { reportOnce } from '../diagnostics.js';
@@ -83,15 +84,45 @@ export function toAttributeValue(value: unknown, maxLength = contentOptions().ma
   return json === undefined ? undefined : jsonOrText(json);
 }
 
-/** `{ key: value }` → `{ 'wandb.attributes.key': value }`, dropping values that have no attribute form. */
-export function customAttributes(record: Readonly<Record<string, unknown>> | undefined): Attributes {
+/**
+ * `{ key: value }` → `{ 'wandb.attributes.key': value }`, dropping values that have no attribute form, each within
+ * `maxLength` characters (default: the tracing settings' attribute limit).
+ */
+export function customAttributes(
+  record: Readonly<Record<string, unknown>> | undefined,
+  maxLength = contentOptions().maxAttributeLength,
+): Attributes {
   const out: Attributes = {};
   if (!record) return out;
   for (const [key, value] of Object.entries(record)) {
-    const converted = toAttributeValue(value);
+    const converted = toAttributeValue(value, maxLength);
     if (converted !== undefined) out[ATTR.customPrefix + key] = converted;
   }
   return out;
+}
+
+/**
+ * Custom attributes `span` started with, made at `madeAt` characters (`made`, from `record`), made again within
+ * the span's own `maxLength`, which is tighter: the SDK cut a longer value as it started the span, without regard
+ * for JSON, and an object's JSON cut so no longer parses. One the SDK cut is replaced, or left out when it cannot fit
+ * even cut; one that something else has set since (the processor's `withContext()` metadata) is left as it is.
+ */
+export function refitCustomAttributes(
+  span: Span,
+  record: Readonly<Record<string, unknown>>,
+  made: Attributes,
+  maxLength: number,
+): void {
+  const fitted = customAttributes(record, maxLength);
+  const current = (span as Partial<ReadableSpan>).attributes;
+  if (!current) return;
+  for (const [key, value] of Object.entries(made)) {
+    if (typeof value !== 'string' || value.length <= maxLength || current[key] !== value.slice(0, maxLength)) continue;
+    const refitted = fitted[key];
+    if (refitted !== undefined) span.setAttribute(key, refitted);
+    // As the SDK's own processors do (see moveShadowingCustom): a span's attributes are its own until it ends.
+    else delete current[key];
+  }
 }
 
 /** The custom attribute keys of a span, or undefined when it has none (most spans): one pass over its keys. */

@@ -1,7 +1,8 @@
 import { type AttributeValue, type Context, propagation, trace } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR, customKeys, moveShadowingCustom, separateCustomPaths } from './attributes.js';
-import { BAGGAGE_KEYS, scopeOf } from './context.js';
+import { BAGGAGE_KEYS, scopeAttributesWithin, scopeOf } from './context.js';
+import { sdkLengthLimit } from '../config/content.js';
 import { reportTracingFailure } from './failures.js';
 import { reportOnce } from '../diagnostics.js';
 import { ATTR_GEN_AI_CONVERSATION_ID, ATTR_GEN_AI_OPERATION_NAME } from '../semconv.js';
@@ -42,11 +43,13 @@ export class WeftContextSpanProcessor implements SpanProcessor {
     try {
       const scope = scopeOf(parentContext);
       if (scope) {
-        span.setAttributes(scope.attributes);
+        // Within the span's own attribute limit (a provider's spanLimits): the SDK would cut metadata's JSON mid-way.
+        const attributes = scopeAttributesWithin(scope, sdkLengthLimit(span));
+        span.setAttributes(attributes);
         const threadId = scope.values.threadId;
         // A thread id that cannot be recorded (see context.ts) has no attribute: no thread, and no turn, on the span.
-        if (threadId === undefined || scope.attributes[ATTR.threadId] === undefined) return;
-        setConversationId(span, scope.attributes[ATTR.threadId]);
+        if (threadId === undefined || attributes[ATTR.threadId] === undefined) return;
+        setConversationId(span, attributes[ATTR.threadId]);
         if (scope.turn) {
           const parent = trace.getSpan(parentContext);
           if (!parent || this.threadOf.get(parent) !== threadId) span.setAttribute(ATTR.isTurn, true);

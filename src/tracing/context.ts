@@ -3,6 +3,7 @@ import { ATTR, customAttributes, recordableText, toAttributeValue } from './attr
 import { reportTracingFailure } from './failures.js';
 import { activeContext, withActiveContext } from './active-context.js';
 import { kindOf, WeftConfigError } from '../config/index.js';
+import { contentOptions } from './content-options.js';
 
 /**
  * Values that describe where spans belong: a conversation thread, a user, a session, and metadata. Set with
@@ -38,8 +39,10 @@ export interface WeftContext {
 /** A {@link WeftContext} with its span attributes worked out once, when the scope is entered. */
 export interface ContextScope {
   readonly values: Readonly<WeftContext>;
-  /** Set on every span started in scope. */
+  /** Set on every span started in scope (see {@link scopeAttributesWithin}). */
   readonly attributes: Attributes;
+  /** The length `attributes` were made within: the tracing settings' attribute limit as the scope was entered. */
+  readonly madeAt: number;
   /** Whether the outermost spans in scope are turns. */
   readonly turn: boolean;
 }
@@ -69,12 +72,34 @@ function merge(outer: Readonly<WeftContext> | undefined, inner: WeftContext): We
   };
 }
 
-/** The attributes every span of a scope carries. */
-function scopeAttributes(values: Readonly<WeftContext>): Attributes {
-  const attributes: Attributes = customAttributes(values.metadata);
+/**
+ * The attributes of `scope` for a span whose own attribute length limit is `limit` (a provider's `spanLimits`): made
+ * again within it when it is tighter than the scope's, as the SDK would cut a longer value's JSON mid-way. Made once
+ * per scope and limit.
+ */
+export function scopeAttributesWithin(scope: ContextScope, limit: number | undefined): Attributes {
+  if (limit === undefined || limit >= scope.madeAt) return scope.attributes;
+  let byLimit = fittedScopes.get(scope);
+  if (!byLimit) {
+    byLimit = new Map();
+    fittedScopes.set(scope, byLimit);
+  }
+  let attributes = byLimit.get(limit);
+  if (!attributes) {
+    attributes = scopeAttributes(scope.values, limit);
+    byLimit.set(limit, attributes);
+  }
+  return attributes;
+}
+
+const fittedScopes = new WeakMap<ContextScope, Map<number, Attributes>>();
+
+/** The attributes every span of a scope carries, each within `maxLength` characters. */
+function scopeAttributes(values: Readonly<WeftContext>, maxLength: number): Attributes {
+  const attributes: Attributes = customAttributes(values.metadata, maxLength);
   // Cut to the attribute limit like any recorded text: every span in scope would carry an outsized id.
   const set = (key: string, value: unknown) => {
-    const converted = toAttributeValue(value);
+    const converted = toAttributeValue(value, maxLength);
     if (converted !== undefined) attributes[key] = converted;
   };
   if (values.tags?.length) set(ATTR.tags, [...values.tags]);
@@ -116,7 +141,8 @@ function contextWith(values: WeftContext, base: Context = activeContext()): Cont
   checkString(values.userId, 'userId');
   checkString(values.sessionId, 'sessionId');
   const merged = Object.freeze(merge(scopeOf(base)?.values, { ...values, metadata: readableMetadata(values.metadata) }));
-  const scope: ContextScope = { values: merged, attributes: scopeAttributes(merged), turn: merged.turn === true };
+  const madeAt = contentOptions().maxAttributeLength;
+  const scope: ContextScope = { values: merged, attributes: scopeAttributes(merged, madeAt), madeAt, turn: merged.turn === true };
   let ctx = base.setValue(SCOPE_KEY, scope);
   if (merged.baggage) ctx = withBaggage(ctx, merged);
   // The outer scope's (or an upstream service's) entries are still in the baggage this scope inherits.

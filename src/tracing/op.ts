@@ -1,7 +1,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import { ATTR, customAttributes, recordableText } from './attributes.js';
 import { type ParameterList, parameterList } from './parameter-names.js';
-import { type ContentOptions, checkContentOptions } from './content-options.js';
+import { type ContentOptions, checkContentOptions, contentOptions } from './content-options.js';
 import { type CallPlan, runTraced } from './traced-call.js';
 import { DEFAULT_MAX_YIELDS, traceAsyncGenerator, traceGenerator, type YieldOptions } from './traced-iterators.js';
 import { activeContext } from './active-context.js';
@@ -90,7 +90,10 @@ function yieldOptions(options: OpOptions | undefined): YieldOptions {
 /** The span plan of an op or block: its name and the attributes every call shares. */
 export function callPlan(name: string, options: TraceOptions | undefined): CallPlan {
   checkContentOptions(options);
-  const attributes: Attributes = customAttributes(options?.attributes);
+  const given = options?.attributes ? { ...options.attributes } : undefined;
+  // Within the op's own maxAttributeLength too, as its inputs and output are (the span's limit is known at each call).
+  const madeAt = Math.min(options?.maxAttributeLength ?? Number.POSITIVE_INFINITY, contentOptions().maxAttributeLength);
+  const attributes: Attributes = customAttributes(given, madeAt);
   if (options?.kind) attributes[ATTR.kind] = options.kind;
   const displayName = recordableDisplayName(options?.displayName);
   if (displayName !== undefined) attributes[ATTR.displayName] = displayName;
@@ -102,7 +105,7 @@ export function callPlan(name: string, options: TraceOptions | undefined): CallP
           maxAttributeLength: options.maxAttributeLength,
         }
       : undefined;
-  return { name, attributes, content };
+  return { name, attributes, content, custom: given ? { record: given, madeAt } : undefined };
 }
 
 /** The display name to record, if any: `''` and `null` are none, as an unset option (see {@link recordableText}). */

@@ -3,7 +3,7 @@ import { activeContext } from './active-context.js';
 import { ATTR, customAttributes, recordableText } from './attributes.js';
 import { inputsValue, outputValue } from './content.js';
 import { reportTracingFailure } from './failures.js';
-import { contentOptions } from './content-options.js';
+import { contentOptions, fitToSpan } from './content-options.js';
 import { spanState } from './span-state.js';
 
 /**
@@ -70,7 +70,12 @@ class Handle implements SpanHandle {
   }
 
   setAttributes(attributes: Record<string, unknown>): this {
-    return this.guarded('attributes', () => this.span.setAttributes(customAttributes(attributes)));
+    return this.guarded('attributes', () => {
+      // Within the span's own limit (an op's maxAttributeLength, a provider's spanLimits), as its inputs and output
+      // are: the SDK would cut a longer value's JSON mid-way.
+      const settings = spanState(this.span)?.settings ?? fitToSpan(contentOptions(), this.span);
+      this.span.setAttributes(customAttributes(attributes, settings.maxAttributeLength));
+    });
   }
 
   setDisplayName(name: string): this {

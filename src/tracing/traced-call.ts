@@ -1,5 +1,5 @@
 import { type Attributes, type Context, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
-import { ATTR } from './attributes.js';
+import { ATTR, refitCustomAttributes } from './attributes.js';
 import { inputsValue, outputValue } from './content.js';
 import { reportTracingFailure } from './failures.js';
 import { type ApiPromiseLike, followApiPromise } from './follow-api-promise.js';
@@ -17,6 +17,11 @@ export interface CallPlan {
   readonly attributes: Attributes;
   /** Per-op privacy overrides, applied over the process-wide settings at each call. */
   readonly content: ContentOptions | undefined;
+  /**
+   * The custom attributes given (a copy), and the length they were made within in `attributes`: a span whose own
+   * limit is tighter has them made again (see {@link refitCustomAttributes}).
+   */
+  readonly custom?: { readonly record: Readonly<Record<string, unknown>>; readonly madeAt: number } | undefined;
 }
 
 /** A span weft has started for one call, with the context that makes it the parent of what runs inside. */
@@ -50,6 +55,9 @@ export function startCall(
     const state: SpanState = { name: plan.name, settings: fitToSpan(resolveContentOptions(plan.content), span), outputSet: false };
     if (span.isRecording()) {
       trackSpan(span, state);
+      if (plan.custom && state.settings.maxAttributeLength < plan.custom.madeAt) {
+        refitCustomAttributes(span, plan.custom.record, plan.attributes, state.settings.maxAttributeLength);
+      }
       if (inputs && state.settings.captureInput) {
         const named = inputs();
         // A call without arguments records no `inputs`; the trace service shows `{}` for it either way.
