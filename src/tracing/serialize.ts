@@ -209,9 +209,17 @@ class JsonWriter {
   }
 
   /** `items`, the first of `total` (the rest were not taken: see shapeOf). */
-  private writeArray(items: readonly unknown[], depth: number, total = items.length): void {
+  private writeArray(items: readonly unknown[], depth: number, total?: number): void {
+    let n: number;
+    try {
+      n = items.length;
+    } catch {
+      // An array's Proxy whose trap throws (reading `length`): that array is unreadable, not the whole value.
+      this.emit(JSON.stringify(MARK.unreadable));
+      return;
+    }
+    total ??= n;
     this.emit('[');
-    const n = items.length;
     let i = 0;
     for (; i < n; i++) {
       if (i > 0) this.emit(',');
