@@ -80,6 +80,8 @@ const completionArbitrary: fc.Arbitrary<ScriptedCompletion> = fc.record(
     usage: usageArbitrary,
     systemFingerprint: fc.stringMatching(/^fp_[a-f0-9]{1,10}$/),
     usageOnLastChoice: fc.boolean(),
+    usageChunkChoices: fc.constantFrom('null' as const, 'absent' as const),
+    obfuscation: fc.stringMatching(/^[A-Za-z0-9]{0,12}$/),
     choiceAfterChoice: fc.boolean(),
   },
   { requiredKeys: ['choices'] },

@@ -240,6 +240,11 @@ function checkSpanContent(attributes: Record<string, unknown>, request: unknown,
       throw new Error(`${key} is not JSON: ${String(value).slice(0, 200)}`);
     }
     expect(Array.isArray(parsed), key).toBe(true);
+    // Each message within maxMessageLength, as its JSON (JSON.stringify gives back the text it parsed from).
+    for (const item of parsed as unknown[]) {
+      const length = JSON.stringify(item).length;
+      if (length > MESSAGE_LIMIT) throw new Error(`${key}: a message of ${length} characters, over ${MESSAGE_LIMIT}: ${JSON.stringify(item).slice(0, 300)}`);
+    }
     expectMarkedCuts(parsed, key === 'gen_ai.output.messages' ? response : request, key);
   }
 }
