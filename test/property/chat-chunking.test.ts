@@ -157,7 +157,7 @@ describe('the chat mapping, whatever the chunking', () => {
           );
         });
       }),
-      { numRuns: Number(process.env.FC_RUNS ?? 60), seed: Number(process.env.FC_SEED ?? 20261128) },
+      { numRuns: Number(process.env.FC_RUNS ?? 200), seed: Number(process.env.FC_SEED ?? 20261128) },
     );
   });
 });

@@ -176,10 +176,24 @@ function asOpenAIGivesIt(chunk: unknown): unknown {
 const CONTENT_KEYS = ['gen_ai.input.messages', 'gen_ai.output.messages', 'gen_ai.system_instructions', 'gen_ai.tool.definitions'];
 const MARKER = /…\[truncated (\d+) chars\]$/;
 
-/** Every string in a JSON-like value. */
+/**
+ * Every string in a JSON-like value, a data: URL's payload, and the text of each of its other values (weft records a
+ * text part's `String()`): the texts a recorded one may be cut from.
+ */
 function stringsOf(value: unknown, out: string[] = []): string[] {
-  if (typeof value === 'string') out.push(value);
-  else if (Array.isArray(value)) for (const item of value) stringsOf(item, out);
+  if (typeof value === 'string') {
+    out.push(value);
+    // A data: URL is recorded as a blob of its base64 payload.
+    const payload = /^data:[^,]*;base64,/.exec(value);
+    if (payload) out.push(value.slice(payload[0].length));
+  } else if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    try {
+      out.push(String(value));
+    } catch {
+      // An array holding an object without a prototype has no text.
+    }
+  }
+  if (Array.isArray(value)) for (const item of value) stringsOf(item, out);
   else if (value && typeof value === 'object') for (const item of Object.values(value)) stringsOf(item, out);
   return out;
 }
@@ -194,7 +208,7 @@ function expectMarkedCuts(recorded: unknown, sent: unknown, where: string): void
     const removed = Number(cut[1]);
     // A text of the request, or the JSON of a message too long even with its texts cut (kept as text).
     const from = originals.find((original) => original.length === kept.length + removed && original.startsWith(kept));
-    if (!from && !leaf.startsWith('{')) throw new Error(`${where}: "${leaf.slice(0, 80)}…" is no cut of any text sent (kept ${kept.length}, marked ${removed})`);
+    if (!from && !leaf.startsWith('{')) throw new Error(`${where}: "${leaf.slice(0, 80)}…" is no cut of any text sent (kept ${kept.length}, marked ${removed}) in ${JSON.stringify(recorded)}`);
   }
 }
 
@@ -290,7 +304,7 @@ describe('the chat mapping on random requests and answers', () => {
         checkSpanContent(span.attributes, request, stream ? [events, joinedTexts(events)] : 'body' in reply ? reply.body : undefined);
       }),
       {
-        numRuns: Number(process.env.FC_RUNS ?? 150),
+        numRuns: Number(process.env.FC_RUNS ?? 500),
         seed: Number(process.env.FC_SEED ?? 20261128),
         // A stream whose short texts are mostly escapes: cut (legitimately) to nothing but their marker.
         examples: [

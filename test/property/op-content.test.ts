@@ -122,7 +122,7 @@ describe('an op’s recorded content, for random values and limits', () => {
         },
       ),
       {
-        numRuns: Number(process.env.FC_RUNS ?? 300),
+        numRuns: Number(process.env.FC_RUNS ?? 1000),
         seed: Number(process.env.FC_SEED ?? 20261128),
         // What the property found: custom attributes were made within the tracing settings' limit (262,144) whatever
         // the span's own, so the SDK's cut their JSON at 2,000 mid-way; an op's maxAttributeLength did not bound them.
