@@ -4,6 +4,7 @@ import type { DecodedSpan } from '../../src/otlp/index.js';
 import { renderChunks, type ScriptedChoice, type ScriptedCompletion } from '../helpers/openai-server.js';
 import { type Harness, startHarness } from '../instrumentation/harness.js';
 import { text } from './arbitraries.js';
+import { runs } from './runs.js';
 
 /**
  * The chat mapping is one mapping of a response, whether it came whole or as a stream: the same random answer,
@@ -157,7 +158,7 @@ describe('the chat mapping, whatever the chunking', () => {
           );
         });
       }),
-      { numRuns: Number(process.env.FC_RUNS ?? 200), seed: Number(process.env.FC_SEED ?? 20261128) },
+      runs(200),
     );
   });
 });

@@ -7,6 +7,7 @@ import { OpenAIInstrumentation, register, type WeftHandle } from 'weft';
 import { StatusCodeValue } from '../../src/otlp/index.js';
 import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
 import { edgeNumber, text } from './arbitraries.js';
+import { runs } from './runs.js';
 
 /**
  * The chat mapping on random, even malformed, requests and answers, through the real `openai` package against a
@@ -174,7 +175,7 @@ function asOpenAIGivesIt(chunk: unknown): unknown {
 // --- checks -------------------------------------------------------------------------------------------------
 
 const CONTENT_KEYS = ['gen_ai.input.messages', 'gen_ai.output.messages', 'gen_ai.system_instructions', 'gen_ai.tool.definitions'];
-const MARKER = /…\[truncated (\d+) chars\]$/;
+const MARKER = /…\[weft: (\d+) more chars\]$/;
 
 /**
  * Every string in a JSON-like value, a data: URL's payload, and the text of each of its other values (weft records a
@@ -304,8 +305,7 @@ describe('the chat mapping on random requests and answers', () => {
         checkSpanContent(span.attributes, request, stream ? [events, joinedTexts(events)] : 'body' in reply ? reply.body : undefined);
       }),
       {
-        numRuns: Number(process.env.FC_RUNS ?? 500),
-        seed: Number(process.env.FC_SEED ?? 20261128),
+        ...runs(500),
         // A stream whose short texts are mostly escapes: cut (legitimately) to nothing but their marker.
         examples: [
           [

@@ -13,6 +13,7 @@ import { type Client, WeftAbortError, WeftConnectionError, WeftError } from 'wef
 import { settlesWithin } from '../helpers/deadline.js';
 import { API_KEY } from './client-fuzz-arbitraries.js';
 import { type Reply, errorTexts, leakedFragment, useFuzzServer } from './client-fuzz-server.js';
+import { runs } from './runs.js';
 
 const fuzz = useFuzzServer();
 
@@ -146,7 +147,7 @@ describe('stopping a call', () => {
         if (moment === 'stream') expect(items).toBe(1);
         expect(fuzz.unhandled).toEqual([]);
       }),
-      { numRuns: Number(process.env.WEFT_FUZZ_RUNS ?? 300) },
+      runs(300),
     );
   });
 });

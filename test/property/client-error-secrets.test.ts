@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { WeftApiError, WeftError, WeftParseError } from 'weft';
 import { API_KEY } from './client-fuzz-arbitraries.js';
 import { type Reply, errorTexts, leakedFragment, useFuzzServer } from './client-fuzz-server.js';
+import { runs } from './runs.js';
 
 const fuzz = useFuzzServer();
 
@@ -49,7 +50,7 @@ describe('an echoed API key stays out of client errors', () => {
         expect(error).toBeInstanceOf(WeftApiError);
         expectNoLeak(error);
       }),
-      { numRuns: 30 },
+      runs(30),
     );
   });
 
@@ -74,7 +75,7 @@ describe('an echoed API key stays out of client errors', () => {
           expectNoLeak(error);
         },
       ),
-      { numRuns: 60 },
+      runs(60),
     );
   });
 
@@ -102,7 +103,7 @@ describe('an echoed API key stays out of client errors', () => {
           expectNoLeak(await errorOf(reply));
         },
       ),
-      { numRuns: 40 },
+      runs(40),
     );
   });
 
@@ -119,7 +120,7 @@ describe('an echoed API key stays out of client errors', () => {
           expectNoLeak(error);
         },
       ),
-      { numRuns: 16 },
+      runs(16),
     );
   });
 });

@@ -41,6 +41,7 @@ import {
   successStatus,
 } from './client-fuzz-arbitraries.js';
 import { type Reply, bodiless, errorTexts, leakedFragment, useFuzzServer, wireBody } from './client-fuzz-server.js';
+import { runs } from './runs.js';
 
 /** The calls under test: one of each retry policy (README section 4, http.ts's contract). */
 const CALLS = {
@@ -302,7 +303,7 @@ describe('a client against an adversarial server', () => {
           expect(fuzz.unhandled).toEqual([]);
         },
       ),
-      { numRuns: Number(process.env.WEFT_FUZZ_RUNS ?? 600) },
+      runs(600),
     );
   });
 });

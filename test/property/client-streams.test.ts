@@ -13,6 +13,7 @@ import { type Client, STREAM_INCOMPLETE, WeftConnectionError, WeftError, WeftPar
 import { settlesWithin } from '../helpers/deadline.js';
 import { API_KEY } from './client-fuzz-arbitraries.js';
 import { errorTexts, leakedFragment, useFuzzServer } from './client-fuzz-server.js';
+import { runs } from './runs.js';
 
 const fuzz = useFuzzServer();
 
@@ -238,7 +239,7 @@ describe('streams read the same whichever the TCP split', () => {
           expect(fuzz.unhandled).toEqual([]);
         },
       ),
-      { numRuns: Number(process.env.WEFT_FUZZ_RUNS ?? 120) },
+      runs(120),
     );
   });
 
@@ -281,7 +282,7 @@ describe('streams read the same whichever the TCP split', () => {
           await fuzz.server().allSocketsClosed();
         },
       ),
-      { numRuns: Number(process.env.WEFT_FUZZ_RUNS ?? 40) },
+      runs(40),
     );
   });
 
@@ -313,7 +314,7 @@ describe('streams read the same whichever the TCP split', () => {
           expect(fuzz.unhandled).toEqual([]);
         },
       ),
-      { numRuns: Number(process.env.WEFT_FUZZ_RUNS ?? 120) },
+      runs(120),
     );
   });
 });

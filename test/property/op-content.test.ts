@@ -4,6 +4,7 @@ import { currentSpan, op, register, type WeftHandle, withContext } from 'weft';
 import type { DecodedSpan } from '../../src/otlp/index.js';
 import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
 import { edgeNumber, text } from './arbitraries.js';
+import { runs } from './runs.js';
 
 /**
  * An op's inputs, output and custom attributes (its `attributes` option, `currentSpan().setAttribute()`, and
@@ -122,8 +123,7 @@ describe('an op’s recorded content, for random values and limits', () => {
         },
       ),
       {
-        numRuns: Number(process.env.FC_RUNS ?? 1000),
-        seed: Number(process.env.FC_SEED ?? 20261128),
+        ...runs(1000),
         // What the property found: custom attributes were made within the tracing settings' limit (262,144) whatever
         // the span's own, so the SDK's cut their JSON at 2,000 mid-way; an op's maxAttributeLength did not bound them.
         examples: [

@@ -10,6 +10,7 @@ import { encodeTraceExportResponse } from '../../src/otlp/index.js';
 import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
 import { edgeNumber, text } from './arbitraries.js';
 import { expectSameSpansOnWire, spansOnWire } from './wire.js';
+import { runs } from './runs.js';
 
 /**
  * weft's OTLP encoder against the stock one, over real sockets: the same spans, made through weft's public API
@@ -234,7 +235,7 @@ describe('weft’s OTLP export, byte for byte the stock exporter’s', () => {
         await handle.forceFlush();
         total += compareAndClear(weftReceiver, stockReceiver);
       }),
-      { numRuns: 1000, seed: 20261128, endOnFailure: true },
+      { ...runs(1000), endOnFailure: true },
     );
     if (total < 150) throw new Error(`only ${total} spans compared`);
   });
@@ -302,7 +303,7 @@ describe('weft’s OTLP export, byte for byte the stock exporter’s', () => {
           }
         },
       ),
-      { numRuns: 200, seed: 20261129, endOnFailure: true },
+      { ...runs(200), endOnFailure: true },
     );
   });
 });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { safeStringify } from 'weft';
 import { edgeNumber, text } from './arbitraries.js';
+import { runs } from './runs.js';
 
 /**
  * safeStringify() (a public export) on random values, hostile ones included: cycles, Maps with object keys, Sets,
@@ -173,8 +174,7 @@ describe('safeStringify() on random values', () => {
         }
       }),
       {
-        numRuns: 2000,
-        seed: Number(process.env.FC_SEED ?? 20261128),
+        ...runs(2000),
         // What the property found: text JSON escapes, cut to the room as if each character took one (a quote takes
         // two, a control character or a lone surrogate six), and a Map's key, which was never cut at all.
         examples: [
@@ -196,8 +196,7 @@ describe('safeStringify() on random values', () => {
         if (parsed.before !== 'kept' || parsed.after !== 'kept') throw new Error(`the rest was lost (${json.length} characters): ${json.slice(0, 100)} … ${json.slice(-100)}`);
       }),
       {
-        numRuns: 1000,
-        seed: Number(process.env.FC_SEED ?? 20261130),
+        ...runs(1000),
         // What the property found: an array's Proxy whose `get` trap throws made the whole value unreadable.
         examples: [[{ kind: 'proxy', target: { kind: 'array', items: [], sparse: false }, throwing: 'get' }]],
       },
@@ -222,7 +221,7 @@ describe('safeStringify() on random values', () => {
         // JSON itself writes -0 as 0 and a lone surrogate as its escape, which parse back alike.
         expect(JSON.parse(written)).toEqual(JSON.parse(JSON.stringify(value)));
       }),
-      { numRuns: 1000, seed: 20261129, endOnFailure: true },
+      { ...runs(1000), endOnFailure: true },
     );
   });
 });
