@@ -47,7 +47,7 @@ const choiceArbitrary: fc.Arbitrary<ScriptedChoice> = fc
       reasoning: pieces(text(30)),
       refusal: text(20),
       toolCalls: fc.array(
-        fc.record({ id: fc.stringMatching(/^call_[A-Za-z0-9]{1,12}$/), name: fc.stringMatching(/^[a-z_][a-z0-9_]{0,15}$/), arguments: pieces(toolArguments) }),
+        fc.record({ id: fc.oneof(fc.constant(""), fc.stringMatching(/^call_[A-Za-z0-9]{1,12}$/)), name: fc.stringMatching(/^[a-z_][a-z0-9_]{0,15}$/), arguments: pieces(toolArguments) }),
         { maxLength: 3 },
       ),
       finishReason: fc.constantFrom('stop', 'length', 'tool_calls', 'content_filter', 'function_call'),

@@ -72,7 +72,9 @@ export class ChatStreamAccumulator {
             call = { name: '', arguments: '' };
             state.toolCalls.set(index, call);
           }
-          if (typeof fragment.id === 'string' && fragment.id) call.id = fragment.id;
+          // The first id, or a later one that says more: an id given as '' (as a whole response may have it) is
+          // kept, as the whole response's would be, but does not replace one a server sent before.
+          if (typeof fragment.id === 'string' && (fragment.id || call.id === undefined)) call.id = fragment.id;
           if (typeof fragment.type === 'string' && fragment.type) call.type = fragment.type;
           // Servers send the name whole, once; some repeat it on every fragment, so it is not concatenated.
           if (typeof fragment.function?.name === 'string' && fragment.function.name && !call.name) call.name = fragment.function.name;
