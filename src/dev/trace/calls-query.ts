@@ -5,12 +5,21 @@ function within(list: string[] | undefined, value: string | null | undefined): b
   return list === undefined || (value !== null && value !== undefined && list.includes(value));
 }
 
+/**
+ * Like {@link within}, but an empty list filters nothing: the service builds these conditions only for a
+ * non-empty list (`if filter.call_ids: ...`), so `call_ids: []` selects every call, not none. Only
+ * `thread_ids` and `turn_ids` are tested against `None`, so their empty list does select none.
+ */
+function withinUnlessEmpty(list: string[] | undefined, value: string | null | undefined): boolean {
+  return list === undefined || list.length === 0 || within(list, value);
+}
+
 // How the Weave SDKs ask for every version of an op: its ref with `:*` in place of `:<digest>`.
 const ANY_VERSION = ':*';
 
 /** True when `opName` is one of `names`, exactly or, for a name ending in `:*`, as any version of that ref. */
 function opNameIn(names: string[] | undefined, opName: string): boolean {
-  if (names === undefined) return true;
+  if (names === undefined || names.length === 0) return true;
   return names.some((name) => (name.endsWith(ANY_VERSION) ? opName.startsWith(name.slice(0, -1)) : name === opName));
 }
 
@@ -25,15 +34,15 @@ function matchesFilter(call: CallSchema, filter: CallsFilter | undefined): boole
   if (!filter) return true;
   return (
     opNameIn(filter.op_names, call.op_name) &&
-    within(filter.trace_ids, call.trace_id) &&
-    within(filter.call_ids, call.id) &&
-    within(filter.parent_ids, call.parent_id) &&
+    withinUnlessEmpty(filter.trace_ids, call.trace_id) &&
+    withinUnlessEmpty(filter.call_ids, call.id) &&
+    withinUnlessEmpty(filter.parent_ids, call.parent_id) &&
     within(filter.thread_ids, call.thread_id) &&
     within(filter.turn_ids, call.turn_id) &&
-    within(filter.wb_user_ids, call.wb_user_id) &&
-    within(filter.wb_run_ids, call.wb_run_id) &&
-    (filter.input_refs === undefined || refsIn(call.inputs, filter.input_refs)) &&
-    (filter.output_refs === undefined || refsIn(call.output, filter.output_refs)) &&
+    withinUnlessEmpty(filter.wb_user_ids, call.wb_user_id) &&
+    withinUnlessEmpty(filter.wb_run_ids, call.wb_run_id) &&
+    (!filter.input_refs?.length || refsIn(call.inputs, filter.input_refs)) &&
+    (!filter.output_refs?.length || refsIn(call.output, filter.output_refs)) &&
     (!filter.trace_roots_only || !call.parent_id)
   );
 }

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { devService, post, startBody, streamQuery } from './support.js';
+
+describe('weft dev: CallsFilter as the service reads it', () => {
+  it('treats an empty id list as no filter, but an empty thread_ids or turn_ids as matching none', async () => {
+    const dev = await devService();
+    await post(dev.url, '/call/start', startBody({ id: 'a', trace_id: 'T', thread_id: 'th', started_at: '2026-01-01T00:00:00Z' }));
+    await post(dev.url, '/call/start', startBody({ id: 'b', trace_id: 'U', parent_id: 'a', started_at: '2026-01-01T00:00:01Z' }));
+    const ids = async (filter: Record<string, unknown>) =>
+      (await streamQuery(dev.url, { project_id: 'team/proj', filter })).map((c) => c.id);
+
+    // The service adds a condition only for a non-empty list (`if filter.call_ids:`), so an app that passes
+    // the ids it happens to have gets every call when it has none.
+    for (const key of ['call_ids', 'trace_ids', 'parent_ids', 'op_names', 'input_refs', 'output_refs', 'wb_user_ids', 'wb_run_ids']) {
+      expect(await ids({ [key]: [] }), key).toEqual(['a', 'b']);
+    }
+    // thread_ids and turn_ids are tested against None: an empty list is `IN ()`, which nothing passes.
+    expect(await ids({ thread_ids: [] })).toEqual([]);
+    expect(await ids({ turn_ids: [] })).toEqual([]);
+    const stats = await post(dev.url, '/calls/query_stats', { project_id: 'team/proj', filter: { call_ids: [] } });
+    expect(stats.body).toEqual({ count: 2 });
+  });
+});
