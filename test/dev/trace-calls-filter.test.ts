@@ -21,3 +21,18 @@ describe('weft dev: CallsFilter as the service reads it', () => {
     expect(stats.body).toEqual({ count: 2 });
   });
 });
+
+describe('weft dev: the query language as the service parses it', () => {
+  it('takes $lt and $lte, as the service does', async () => {
+    const dev = await devService();
+    for (const [id, n] of [['a', 1], ['b', 2], ['c', 3]] as const) {
+      await post(dev.url, '/call/start', startBody({ id, inputs: { n }, started_at: `2026-01-01T00:00:0${n}Z` }));
+    }
+    const ids = async (op: string) =>
+      (await streamQuery(dev.url, { project_id: 'team/proj', query: { $expr: { [op]: [{ $getField: 'inputs.n' }, { $literal: 2 }] } } })).map(
+        (c) => c.id,
+      );
+    expect(await ids('$lt')).toEqual(['a']);
+    expect(await ids('$lte')).toEqual(['a', 'b']);
+  });
+});

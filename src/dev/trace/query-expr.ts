@@ -81,12 +81,17 @@ function evalOperand(op: unknown, record: unknown): unknown {
       const [a, b] = args(2).map((x) => evalOperand(x, record));
       return same(a, b);
     }
+    // `$lt` and `$lte` are in the service's query language too (interface/query.py: LtOperation, LteOperation).
     case '$gt':
-    case '$gte': {
+    case '$gte':
+    case '$lt':
+    case '$lte': {
       const [a, b] = args(2).map((x) => evalOperand(x, record));
       if (a === null || b === null) return false;
       const [x, y] = comparable(a, b) as [Scalar, Scalar];
-      return name === '$gt' ? x > y : x >= y;
+      if (name === '$gt') return x > y;
+      if (name === '$gte') return x >= y;
+      return name === '$lt' ? x < y : x <= y;
     }
     case '$in': {
       const [left, list] = args(2);
@@ -107,7 +112,7 @@ function evalOperand(op: unknown, record: unknown): unknown {
 
 /**
  * Evaluates the trace service's `Query` (`{"$expr": ...}`) against one record: `$and`, `$or`, `$not`,
- * `$eq`, `$gt`, `$gte`, `$in`, `$contains`, `$getField`, `$literal`, `$convert`.
+ * `$eq`, `$gt`, `$gte`, `$lt`, `$lte`, `$in`, `$contains`, `$getField`, `$literal`, `$convert`.
  */
 export function matchesQuery(query: unknown, record: unknown): boolean {
   if (query === undefined || query === null) return true;
