@@ -41,8 +41,9 @@ async function stateOf(client: Client, written: { table: string; queue: string }
 /** Leaves over a thousand dead lines in the data file: enough for the writer to compact it. */
 async function pileUpDeadLines(client: Client): Promise<void> {
   const batch = Array.from({ length: 1100 }, () => ({ weave_ref: 'weave:///team/proj/call/r1', feedback_type: 'scratch', payload: {} }));
-  await client.trace.feedback.createBatch({ batch });
-  await client.trace.feedback.purge({ query: { $expr: { $eq: [{ $getField: 'feedback_type' }, { $literal: 'scratch' }] } } });
+  const { res } = await client.trace.feedback.createBatch({ batch });
+  // The service purges feedback by id only.
+  await client.trace.feedback.purge({ query: { $expr: { $or: res.map(({ id }) => ({ $eq: [{ $getField: 'id' }, { $literal: id }] })) } } });
 }
 
 describe('weft dev: a --data file replays into the state that wrote it', () => {

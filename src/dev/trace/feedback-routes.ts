@@ -4,6 +4,7 @@ import { uuidv7 } from '../ids.js';
 import type { Route } from '../router.js';
 import { checkAt, checkBody, type FieldSpec, type ObjectSpec } from '../validate.js';
 import { DEV_USER } from './annotation-queues.js';
+import { checkFeedbackCreate, purgeIds } from './feedback-checks.js';
 import { optStr, PAGING, type Paging, reqStr, strList } from './fields.js';
 import { matchesQuery, page, pickFields, sortRecords } from './query-expr.js';
 import { bucketize, STATS_WINDOW_FIELDS, statsWindow } from './time-buckets.js';
@@ -51,7 +52,7 @@ function created(feedback: Feedback) {
 }
 
 /**
- * Feedback: create (one or a batch), query with fields, query, sort and paging, replace, purge by query, and
+ * Feedback: create (one or a batch), query with fields, query, sort and paging, replace, purge by id, and
  * counts in time buckets. `/feedback/payload_schema` stays unserved: no source shows what it takes or answers.
  */
 export function feedbackRoutes(ctx: DevContext): Route[] {
@@ -59,12 +60,21 @@ export function feedbackRoutes(ctx: DevContext): Route[] {
     ctx.write({ kind: 'feedback', feedback });
     return created(feedback);
   };
+  // An annotation's spec is read by its ref's exact digest, as the service reads refs.
+  const hasObject = (ref: string): boolean => {
+    const m = /^weave:\/\/\/([^/]+\/[^/]+)\/object\/([^/:]+):([^/]+)$/.exec(ref);
+    return m !== null && ctx.store.objectVersions(m[1]!, decodeURIComponent(m[2]!)).some((v) => v.digest === m[3]);
+  };
+  const checked = (req: FeedbackCreateReq): FeedbackCreateReq => {
+    checkFeedbackCreate(req, hasObject);
+    return req;
+  };
   return [
     {
       method: 'POST',
       path: '/feedback/create',
       handler: async (c) => {
-        sendJson(c.res, 200, write(newFeedback(checkBody<FeedbackCreateReq>(await c.json(), CREATE_SPEC))));
+        sendJson(c.res, 200, write(newFeedback(checked(checkBody<FeedbackCreateReq>(await c.json(), CREATE_SPEC)))));
       },
     },
     {
@@ -74,6 +84,7 @@ export function feedbackRoutes(ctx: DevContext): Route[] {
         const body = checkBody<{ batch: unknown[] }>(await c.json(), { strict: true, fields: { batch: { type: 'array', required: true } } });
         // Every item is checked before any is written, so a bad item does not leave half a batch.
         const items = body.batch.map((item, i) => checkAt<FeedbackCreateReq>(item, CREATE_SPEC, ['body', 'batch', i]));
+        items.forEach(checked);
         sendJson(c.res, 200, { res: items.map((item) => write(newFeedback(item))) });
       },
     },
@@ -85,6 +96,7 @@ export function feedbackRoutes(ctx: DevContext): Route[] {
           strict: true,
           fields: { ...CREATE_FIELDS, feedback_id: reqStr },
         });
+        checked(req);
         if (!ctx.store.projectFeedback(req.project_id).some((f) => f.id === feedback_id)) {
           throw new HttpError(404, `Feedback ${feedback_id} not found in project ${req.project_id}.`);
         }
@@ -113,7 +125,8 @@ export function feedbackRoutes(ctx: DevContext): Route[] {
           strict: true,
           fields: { project_id: reqStr, query: { type: 'object', required: true }, wb_user_id: optStr },
         });
-        const doomed = ctx.store.projectFeedback(body.project_id).filter((f) => matchesQuery(body.query, f));
+        const ids = new Set(purgeIds(body.query));
+        const doomed = ctx.store.projectFeedback(body.project_id).filter((f) => ids.has(f.id));
         if (doomed.length > 0) ctx.write({ kind: 'feedback_delete', project_id: body.project_id, ids: doomed.map((f) => f.id) });
         sendJson(c.res, 200, {});
       },
