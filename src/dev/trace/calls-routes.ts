@@ -9,6 +9,8 @@ import { CALLS_FILTER, optBool, optInt, optStr, reqStr, SORT_BY, strList } from 
 import { groupBy } from './group-by.js';
 import { callCosts } from './usage.js';
 import { projectColumns, selectCalls } from './calls-query.js';
+import { expandColumns } from './expand-columns.js';
+import { RefValues } from './ref-values.js';
 import { normalizeTimestamp } from './timestamps.js';
 import type { CallSchema, CallsFilter, EndedCall, Feedback, SortBy, StartedCall } from './types.js';
 
@@ -104,6 +106,8 @@ interface CallsQueryReq {
   include_feedback?: boolean | null;
   include_costs?: boolean | null;
   columns?: string[] | null;
+  expand_columns?: string[] | null;
+  return_expanded_column_values?: boolean | null;
 }
 
 /**
@@ -129,6 +133,7 @@ function feedbackByCall(ctx: DevContext, projectId: string): Map<string, Feedbac
 /** The call routes: write (start, end, batch, rename, delete) and read (read, stream query, stats), with costs and feedback on request. */
 export function callRoutes(ctx: DevContext): Route[] {
   const costs = costCollection(ctx);
+  const refs = new RefValues(ctx);
   return [
     {
       method: 'POST',
@@ -224,16 +229,20 @@ export function callRoutes(ctx: DevContext): Route[] {
         const presented = [...ctx.store.projectCalls(body.project_id)].map((call) =>
           presentCall(call, { feedback: feedback && (feedback.get(call.id) ?? []), costs: prices && callCosts(call, prices) }),
         );
-        const selected: CallSchema[] = selectCalls(presented, {
+        // Filters and sorts read the expanded values; the answer carries them unless told not to, as the
+        // service's `return_expanded_column_values` (default true) says.
+        const expanded = new Map(presented.map((call) => [expandColumns(call, body.expand_columns ?? undefined, refs), call]));
+        const selected: CallSchema[] = selectCalls(expanded.keys(), {
           filter: body.filter ?? undefined,
           query: body.query ?? undefined,
           sort_by: body.sort_by ?? undefined,
           limit: body.limit ?? undefined,
           offset: body.offset ?? undefined,
         });
+        const answered = body.return_expanded_column_values === false ? selected.map((call) => expanded.get(call)!) : selected;
         sendJsonl(
           c.res,
-          selected.map((call) => projectColumns(call, body.columns ?? undefined)),
+          answered.map((call) => projectColumns(call, body.columns ?? undefined)),
         );
       },
     },
@@ -242,7 +251,9 @@ export function callRoutes(ctx: DevContext): Route[] {
       path: '/calls/query_stats',
       handler: async (c) => {
         const body = checkBody<CallsQueryReq>(await c.json(), STATS_SPEC);
-        const presented = [...ctx.store.projectCalls(body.project_id)].map((call) => presentCall(call));
+        const presented = [...ctx.store.projectCalls(body.project_id)].map((call) =>
+          expandColumns(presentCall(call), body.expand_columns ?? undefined, refs),
+        );
         const count = selectCalls(presented, {
           filter: body.filter ?? undefined,
           query: body.query ?? undefined,
