@@ -23,17 +23,25 @@ describe('weft dev: tables through the Client', () => {
     expect(updated.digest).not.toBe(base.digest);
     expect(await values(client, updated.digest)).toEqual([{ n: 2 }, { n: 9 }, { n: 3 }, { n: 4 }]);
     expect(await values(client, base.digest)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
-    const added = await client.trace.tables.create({ table: { rows: [{ n: 4 }, { n: 9 }] } });
-    expect(updated.updated_row_digests).toEqual(added.row_digests);
+    // One digest per change, in order, the popped row's too, as the service answers.
+    const touched = await client.trace.tables.create({ table: { rows: [{ n: 4 }, { n: 1 }, { n: 9 }] } });
+    expect(updated.updated_row_digests).toEqual(touched.row_digests);
   });
 
-  it('refuses a pop past the end with a 422 naming the update', async () => {
+  it('refuses a pop or insert past the end with a 400 naming the update, as the service does', async () => {
     const { client } = await devClient();
     const base = await threeRows(client);
-    await expect(client.trace.tables.update({ base_digest: base.digest, updates: [{ pop: { index: 3 } }] })).rejects.toMatchObject({
-      status: 422,
-      detail: [{ loc: ['body', 'updates', 0, 'pop', 'index'] }],
-    });
+    for (const update of [{ pop: { index: 3 } }, { insert: { index: 4, row: { n: 0 } } }]) {
+      await expect(client.trace.tables.update({ base_digest: base.digest, updates: [update] })).rejects.toMatchObject({
+        status: 400,
+        message: expect.stringMatching(/Index out of range: updates\[0\]\.(pop|insert)\.index/),
+      });
+    }
+  });
+
+  it('answers no rows for a digest that names no table, as the service does', async () => {
+    const { client } = await devClient();
+    expect(await client.trace.tables.query({ digest: 'nope' })).toEqual({ rows: [] });
   });
 
   it('builds a table from stored row digests, giving the same digest as the same rows', async () => {

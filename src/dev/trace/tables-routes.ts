@@ -27,43 +27,48 @@ function needTable(ctx: DevContext, projectId: string, digest: string): StoredTa
   return table;
 }
 
-/** The rows a table query selects: filter by row digest, sort by `val.<field>` paths (as the service does), page. */
+/**
+ * The rows a table query selects: filter by row digest, sort by `val.<field>` paths (as the service does), page.
+ * A digest that names no table has no rows: the service's query then simply finds none.
+ */
 function queryRows(ctx: DevContext, body: TableQueryReq): TableRow[] {
   const wanted = body.filter?.row_digests;
-  const rows = needTable(ctx, body.project_id, body.digest)
-    .rows.map((r, i) => ({ digest: r.digest, val: r.val, original_index: i }))
+  const rows = (ctx.store.table(body.project_id, body.digest)?.rows ?? [])
+    .map((r, i) => ({ digest: r.digest, val: r.val, original_index: i }))
     .filter((r) => !wanted || wanted.includes(r.digest));
   const sortBy = body.sort_by?.map((s) => ({ field: s.field.startsWith('val.') ? s.field : `val.${s.field}`, direction: s.direction }));
   return page(sortRecords(rows, sortBy), body.limit, body.offset);
 }
 
-/** Applies `/table/update`'s changes in order; returns the new rows and the digests of the rows added. */
-function applyUpdates(base: unknown[], updates: TableUpdate[]): { rows: unknown[]; added: string[] } {
+/**
+ * Applies `/table/update`'s changes in order; returns the new rows and the digest of each row every change
+ * touched, in order: the row appended or inserted, and the row popped too (the service's `updated_row_digests`).
+ */
+function applyUpdates(base: unknown[], updates: TableUpdate[]): { rows: unknown[]; touched: string[] } {
   const rows = [...base];
-  const added: string[] = [];
+  const touched: string[] = [];
   updates.forEach((u, i) => {
     const keys = Object.keys(u);
     if (keys.length !== 1) {
       throw new HttpError(422, [{ loc: ['body', 'updates', i], msg: 'An update has exactly one of append, pop and insert', type: 'value_error' }]);
     }
+    // The service checks the index as it applies the change, a `ValueError("Index out of range")`: a 400.
     const outOfRange = (op: string, max: number, at: number) => {
-      if (at < 0 || at > max) {
-        throw new HttpError(422, [{ loc: ['body', 'updates', i, op, 'index'], msg: `Index ${at} is out of range 0..${max}`, type: 'value_error' }]);
-      }
+      if (at < 0 || at > max) throw new HttpError(400, `Index out of range: updates[${i}].${op}.index is ${at}, not within 0..${max}`);
     };
     if (u.append) {
       rows.push(u.append.row);
-      added.push(rowDigest(u.append.row));
+      touched.push(rowDigest(u.append.row));
     } else if (u.pop) {
       outOfRange('pop', rows.length - 1, u.pop.index);
-      rows.splice(u.pop.index, 1);
+      touched.push(rowDigest(rows.splice(u.pop.index, 1)[0]));
     } else if (u.insert) {
       outOfRange('insert', rows.length, u.insert.index);
       rows.splice(u.insert.index, 0, u.insert.row);
-      added.push(rowDigest(u.insert.row));
+      touched.push(rowDigest(u.insert.row));
     }
   });
-  return { rows, added };
+  return { rows, touched };
 }
 
 /** Tables: rows are content-addressed, and a table's digest is the digest of its row digests. */
@@ -117,11 +122,11 @@ export function tableRoutes(ctx: DevContext): Route[] {
           },
         });
         const base = needTable(ctx, body.project_id, body.base_digest);
-        const { rows, added } = applyUpdates(
+        const { rows, touched } = applyUpdates(
           base.rows.map((r) => r.val),
           body.updates,
         );
-        sendJson(c.res, 200, { digest: writeTable(ctx, body.project_id, rows).digest, updated_row_digests: added });
+        sendJson(c.res, 200, { digest: writeTable(ctx, body.project_id, rows).digest, updated_row_digests: touched });
       },
     },
     {
