@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { devService, post, startBody, streamQuery } from './support.js';
+import { devService, endBody, post, startBody, streamQuery } from './support.js';
 
 describe('weft dev: CallsFilter as the service reads it', () => {
   it('treats an empty id list as no filter, but an empty thread_ids or turn_ids as matching none', async () => {
@@ -34,5 +34,32 @@ describe('weft dev: the query language as the service parses it', () => {
       );
     expect(await ids('$lt')).toEqual(['a']);
     expect(await ids('$lte')).toEqual(['a', 'b']);
+  });
+});
+
+describe('weft dev: the order of /calls/stream_query, as the service sorts', () => {
+  it('puts calls without a value last in either direction, and sorts JSON paths by number before text', async () => {
+    const dev = await devService();
+    const calls: [string, Record<string, unknown>, string | null][] = [
+      ['nine', { x: 9 }, '2026-01-01T00:00:09Z'],
+      ['ten', { x: '10' }, null],
+      ['word', { x: 'abc' }, '2026-01-01T00:00:05Z'],
+      ['none', {}, '2026-01-01T00:00:07Z'],
+      ['nil', { x: null }, null],
+    ];
+    for (const [i, [id, inputs, ended]] of calls.entries()) {
+      await post(dev.url, '/call/start', startBody({ id, inputs, started_at: `2026-01-01T00:00:0${i}Z` }));
+      if (ended) await post(dev.url, '/call/end', endBody(id, { ended_at: ended }));
+    }
+    const order = async (field: string, direction: 'asc' | 'desc') =>
+      (await streamQuery(dev.url, { project_id: 'team/proj', sort_by: [{ field, direction }] })).map((c) => c.id);
+
+    // ClickHouse orders NULLS LAST: running calls have no ended_at and no latency, whatever the direction.
+    expect(await order('ended_at', 'asc')).toEqual(['word', 'none', 'nine', 'ten', 'nil']);
+    expect(await order('ended_at', 'desc')).toEqual(['nine', 'none', 'word', 'ten', 'nil']);
+    expect((await order('summary.weave.latency_ms', 'asc')).slice(-2)).toEqual(['ten', 'nil']);
+    // A JSON path: existing values first, numbers (a numeric string too) by value, then text.
+    expect(await order('inputs.x', 'asc')).toEqual(['nine', 'ten', 'word', 'none', 'nil']);
+    expect(await order('inputs.x', 'desc')).toEqual(['ten', 'nine', 'word', 'none', 'nil']);
   });
 });

@@ -1,4 +1,5 @@
-import { matchesQuery, page, sortRecords } from './query-expr.js';
+import { sortCalls } from './calls-order.js';
+import { matchesQuery, page } from './query-expr.js';
 import type { CallSchema, CallsFilter, SortBy } from './types.js';
 
 function within(list: string[] | undefined, value: string | null | undefined): boolean {
@@ -67,7 +68,7 @@ export function selectCalls(calls: Iterable<CallSchema>, selection: CallsSelecti
   // ended first started first (sequential calls), so ties are broken by ended_at in the same direction.
   const first = sortBy[0]!;
   const tieBreak = first.field === 'started_at' ? [{ field: 'ended_at', direction: first.direction }] : [];
-  return page(sortRecords(kept, [...sortBy, ...tieBreak]), selection.limit, selection.offset);
+  return page(sortCalls(kept, [...sortBy, ...tieBreak]), selection.limit, selection.offset);
 }
 
 /** Keeps only the requested columns (dot paths keep their top-level field); identity fields always stay. */

@@ -2,7 +2,7 @@ import { HttpError } from '../http.js';
 import { timestampMicros } from './timestamps.js';
 
 /** Reads a dot path (`summary.weave.status`, `inputs.x.0`) from a record; numeric parts index arrays. */
-function getPath(record: unknown, path: string): unknown {
+export function getPath(record: unknown, path: string): unknown {
   let current: unknown = record;
   for (const part of path.split('.')) {
     if (current === null || typeof current !== 'object') return undefined;

@@ -1,0 +1,68 @@
+import { getPath } from './query-expr.js';
+import { timestampMicros } from './timestamps.js';
+import type { CallSchema, SortBy } from './types.js';
+
+// The JSON columns of a call, whose dot paths the service reads from the stored JSON (not summary.weave.*,
+// which it computes).
+const DYNAMIC = /^(inputs|output|attributes|summary)(\.|$)/;
+
+type Key = bigint | number | string | null;
+
+/** A plain column's sort value: a datetime as its instant, anything else as it is; null when unset. */
+function plainKey(value: unknown): Key {
+  if (value === null || value === undefined) return null;
+  const micros = timestampMicros(value);
+  if (micros !== undefined) return micros;
+  return typeof value === 'number' || typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** A JSON value as the service's `JSON_VALUE` reads it: text, `true`/`false`, numbers as written, objects minified. */
+function jsonText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+}
+
+/**
+ * The sort keys of one `sort_by` term, as the service's query builder orders: a JSON path sorts first by
+ * whether the value exists (existing first, whatever the direction), then as a number where it reads as one,
+ * then as text; a plain column by its value. Each key's null sorts last in either direction (ClickHouse's
+ * `NULLS LAST`), so a running call's `ended_at` or latency, or a call without the path, comes after the rest.
+ */
+function keys(call: CallSchema, field: string): { key: Key; directed: boolean }[] {
+  const value = getPath(call, field);
+  if (!DYNAMIC.test(field) || field.startsWith('summary.weave.')) return [{ key: plainKey(value), directed: true }];
+  const exists = value !== null && value !== undefined;
+  const text = exists ? jsonText(value) : '';
+  const number = text.trim() === '' ? Number.NaN : Number(text);
+  return [
+    { key: exists ? 0 : 1, directed: false },
+    { key: Number.isNaN(number) ? null : number, directed: true },
+    { key: text, directed: true },
+  ];
+}
+
+function compareKeys(a: Key, b: Key): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  if (typeof a !== typeof b) return String(a) < String(b) ? -1 : 1;
+  return a < b ? -1 : 1;
+}
+
+/** Calls in the order of `sortBy` (stable), the service's way; see {@link keys}. */
+export function sortCalls(calls: CallSchema[], sortBy: SortBy[]): CallSchema[] {
+  const keyed = calls.map((call) => ({ call, keys: sortBy.map((s) => keys(call, s.field)) }));
+  keyed.sort((x, y) => {
+    for (let t = 0; t < sortBy.length; t++) {
+      const [xs, ys] = [x.keys[t]!, y.keys[t]!];
+      for (let k = 0; k < xs.length; k++) {
+        const [a, b] = [xs[k]!.key, ys[k]!.key];
+        // Nulls last whatever the direction: only a comparison of two values turns with it.
+        const order = a === null || b === null ? compareKeys(a, b) : compareKeys(a, b) * (xs[k]!.directed && sortBy[t]!.direction === 'desc' ? -1 : 1);
+        if (order !== 0) return order;
+      }
+    }
+    return 0;
+  });
+  return keyed.map((k) => k.call);
+}
