@@ -63,3 +63,34 @@ describe('weft dev: the order of /calls/stream_query, as the service sorts', () 
     expect(await order('inputs.x', 'desc')).toEqual(['ten', 'nine', 'word', 'none', 'nil']);
   });
 });
+
+describe('weft dev: comparisons on a call’s JSON, as the service reads it', () => {
+  it('reads a JSON field as text, cast to match a number or bool literal, and a number against text matches nothing', async () => {
+    const dev = await devService();
+    const calls: [string, Record<string, unknown>][] = [
+      ['num', { x: 5, flag: true, obj: { a: 1 } }],
+      ['text', { x: '5', flag: 'true' }],
+      ['word', { x: 'five' }],
+      ['none', {}],
+    ];
+    for (const [i, [id, inputs]] of calls.entries()) await post(dev.url, '/call/start', startBody({ id, inputs, started_at: `2026-01-01T00:00:0${i}Z` }));
+    const ids = async (expr: Record<string, unknown>) => (await streamQuery(dev.url, { project_id: 'team/proj', query: { $expr: expr } })).map((c) => c.id);
+    const x = { $getField: 'inputs.x' };
+
+    // JSON_VALUE gives the text '5' for both 5 and "5": a string literal matches both, and so does the number,
+    // the field being cast to an integer to meet it.
+    expect(await ids({ $eq: [x, { $literal: '5' }] })).toEqual(['num', 'text']);
+    expect(await ids({ $eq: [x, { $literal: 5 }] })).toEqual(['num', 'text']);
+    expect(await ids({ $in: [x, [{ $literal: 5 }, { $literal: 6 }]] })).toEqual(['num', 'text']);
+    expect(await ids({ $eq: [{ $getField: 'inputs.flag' }, { $literal: true }] })).toEqual(['num', 'text']);
+    // A missing field reads as '', never as null, and a number comparison on a field that is no number is
+    // unknown: its $not is unknown too, so neither side of it holds the call.
+    expect(await ids({ $eq: [x, { $literal: '' }] })).toEqual(['none']);
+    expect(await ids({ $eq: [x, { $literal: null }] })).toEqual([]);
+    expect(await ids({ $gt: [x, { $literal: 1 }] })).toEqual(['num', 'text']);
+    expect(await ids({ $not: [{ $gt: [x, { $literal: 1 }] }] })).toEqual([]);
+    // An object reads as its minified JSON.
+    expect(await ids({ $contains: { input: { $getField: 'inputs.obj' }, substr: { $literal: '{"a":1}' } } })).toEqual(['num']);
+    expect(await ids({ $eq: [{ $convert: { input: x, to: 'exists' } }, { $literal: true }] })).toEqual(['num', 'text', 'word']);
+  });
+});

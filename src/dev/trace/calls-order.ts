@@ -1,10 +1,7 @@
+import { callJsonPath } from './call-json-paths.js';
 import { getPath } from './query-expr.js';
 import { timestampMicros } from './timestamps.js';
 import type { CallSchema, SortBy } from './types.js';
-
-// The JSON columns of a call, whose dot paths the service reads from the stored JSON (not summary.weave.*,
-// which it computes).
-const DYNAMIC = /^(inputs|output|attributes|summary)(\.|$)/;
 
 type Key = bigint | number | string | null;
 
@@ -30,7 +27,7 @@ function jsonText(value: unknown): string {
  */
 function keys(call: CallSchema, field: string): { key: Key; directed: boolean }[] {
   const value = getPath(call, field);
-  if (!DYNAMIC.test(field) || field.startsWith('summary.weave.')) return [{ key: plainKey(value), directed: true }];
+  if (!callJsonPath(field)) return [{ key: plainKey(value), directed: true }];
   const exists = value !== null && value !== undefined;
   const text = exists ? jsonText(value) : '';
   const number = text.trim() === '' ? Number.NaN : Number(text);

@@ -1,3 +1,4 @@
+import { callJsonPath } from './call-json-paths.js';
 import { sortCalls } from './calls-order.js';
 import { matchesQuery, page } from './query-expr.js';
 import type { CallSchema, CallsFilter, SortBy } from './types.js';
@@ -62,7 +63,7 @@ export interface CallsSelection {
  * trace is read in), then offset and limit.
  */
 export function selectCalls(calls: Iterable<CallSchema>, selection: CallsSelection): CallSchema[] {
-  const kept = [...calls].filter((c) => matchesFilter(c, selection.filter) && matchesQuery(selection.query, c));
+  const kept = [...calls].filter((c) => matchesFilter(c, selection.filter) && matchesQuery(selection.query, c, callJsonPath));
   const sortBy = selection.sort_by?.length ? selection.sort_by : [{ field: 'started_at', direction: 'asc' as const }];
   // OTel SDKs stamp span starts in whole milliseconds, so siblings often tie on started_at; the one that
   // ended first started first (sequential calls), so ties are broken by ended_at in the same direction.

@@ -50,7 +50,94 @@ function bad(message: string): HttpError {
   return new HttpError(422, [{ loc: ['body', 'query'], msg: message, type: 'value_error' }]);
 }
 
-function evalOperand(op: unknown, record: unknown): unknown {
+/** What a query reads: the record, and which of its dot paths are JSON the service reads as `JSON_VALUE` text. */
+interface Scope {
+  record: unknown;
+  jsonPath: (path: string) => boolean;
+}
+
+/** The dot path of a `$getField` operand that reads JSON, else undefined. */
+function jsonField(op: unknown, scope: Scope): string | undefined {
+  const path = (op as { $getField?: unknown } | null)?.$getField;
+  return typeof path === 'string' && scope.jsonPath(path) ? path : undefined;
+}
+
+/**
+ * A JSON value as the service's `JSON_VALUE` reads it: a string as it is, `true`/`false`, a number as
+ * written, an object or list as minified JSON, and a missing value or JSON null as `''` (never null).
+ */
+function jsonText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+}
+
+type Cast = 'int' | 'double' | 'bool' | 'string';
+
+/** ClickHouse's `toInt64OrNull`, `toFloat64OrNull` and the bool read of a text, as the service casts JSON text. */
+function castText(text: string | null, cast: Cast | undefined): unknown {
+  if (text === null || cast === undefined || cast === 'string') return text;
+  const trimmed = text.trim();
+  if (cast === 'int') return /^[+-]?\d+$/.test(trimmed) ? Number(trimmed) : null;
+  if (cast === 'double') return trimmed === '' || Number.isNaN(Number(trimmed)) ? null : Number(trimmed);
+  if (text === 'true' || text === 'false') return text === 'true' ? 1 : 0;
+  const n = /^[+-]?\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  return n >= 0 && n <= 255 ? n : null;
+}
+
+/**
+ * The cast the service gives a JSON field compared with this operand (`infer_literal_filter_cast`): a bool,
+ * integer or other number literal casts the field to match; anything else leaves it text.
+ */
+function literalCast(op: unknown): Cast | undefined {
+  if (op === null || typeof op !== 'object' || !('$literal' in op)) return undefined;
+  const value = (op as { $literal: unknown }).$literal;
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'double';
+  return undefined;
+}
+
+/** One literal list's shared cast: all of one kind, int and double together as double; else none. */
+function sharedCast(ops: unknown[]): Cast | undefined {
+  const casts = new Set(ops.map(literalCast));
+  if (casts.has(undefined) || casts.size === 0) return undefined;
+  if (casts.size === 2 && casts.has('int') && casts.has('double')) return 'double';
+  return casts.size === 1 ? [...casts][0] : undefined;
+}
+
+/**
+ * ClickHouse's comparison, as the service runs it on a JSON field: null when either side is null (so `$not`
+ * of it is null too, and the call is left out), a bool as 0/1, and a number against text no match at all.
+ */
+function chCompare(a: unknown, b: unknown, op: string): boolean | null {
+  if (a === null || a === undefined || b === null || b === undefined) return null;
+  const [x, y] = [typeof a === 'boolean' ? Number(a) : a, typeof b === 'boolean' ? Number(b) : b];
+  if ((typeof x === 'number') !== (typeof y === 'number')) return null;
+  if (typeof x !== 'number' && typeof x !== 'string') return null;
+  const [p, q] = [x as number | string, y as number | string];
+  if (op === '$eq') return p === q;
+  if (op === '$gt') return p > q;
+  if (op === '$gte') return p >= q;
+  return op === '$lt' ? p < q : p <= q;
+}
+
+/** An operand's value, a JSON field's text cast as `cast` says. */
+function castOperand(op: unknown, scope: Scope, cast: Cast | undefined): unknown {
+  const value = evalOperand(op, scope);
+  return jsonField(op, scope) !== undefined ? castText(value as string, cast) : value;
+}
+
+/**
+ * A comparison with a JSON field on either side, as the service compiles it: the field is text, cast to
+ * match a literal on the other side; `$eq` with a null literal asks for SQL NULL, which a JSON field never is.
+ */
+function jsonComparison(name: string, [lhs, rhs]: unknown[], scope: Scope): boolean | null {
+  if (name === '$eq' && rhs !== null && typeof rhs === 'object' && (rhs as { $literal?: unknown }).$literal === null) return false;
+  return chCompare(castOperand(lhs, scope, literalCast(rhs)), castOperand(rhs, scope, literalCast(lhs)), name);
+}
+
+function evalOperand(op: unknown, scope: Scope): unknown {
+  const record = scope.record;
   if (op === null || typeof op !== 'object' || Array.isArray(op)) throw bad('Each operand must be an object');
   const entries = Object.entries(op as Record<string, unknown>);
   if (entries.length !== 1) throw bad('Each operand must have exactly one operator key');
@@ -64,21 +151,31 @@ function evalOperand(op: unknown, record: unknown): unknown {
       return arg;
     case '$getField':
       if (typeof arg !== 'string') throw bad('$getField takes a dot path string');
-      return getPath(record, arg) ?? null;
+      return scope.jsonPath(arg) ? jsonText(getPath(record, arg)) : (getPath(record, arg) ?? null);
     case '$convert': {
       const { input, to } = (arg ?? {}) as { input?: unknown; to?: unknown };
-      return convert(evalOperand(input, record), String(to));
+      const path = jsonField(input, scope);
+      if (path === undefined) return convert(evalOperand(input, scope), String(to));
+      // A JSON field exists when its path is there and not JSON null; any other cast reads its text.
+      if (to === 'exists') return convert(getPath(record, path), 'exists');
+      if (to !== 'int' && to !== 'double' && to !== 'bool' && to !== 'string') return convert(null, String(to));
+      return castText(jsonText(getPath(record, path)), to);
     }
     case '$and':
       if (!Array.isArray(arg)) throw bad('$and takes a list');
-      return arg.every((a) => Boolean(evalOperand(a, record)));
+      return arg.every((a) => Boolean(evalOperand(a, scope)));
     case '$or':
       if (!Array.isArray(arg)) throw bad('$or takes a list');
-      return arg.some((a) => Boolean(evalOperand(a, record)));
-    case '$not':
-      return !evalOperand(args(1)[0], record);
+      return arg.some((a) => Boolean(evalOperand(a, scope)));
+    case '$not': {
+      // SQL's NOT: of an unknown (a null comparison) it is unknown, which no call passes.
+      const value = evalOperand(args(1)[0], scope);
+      return value === null ? null : !value;
+    }
     case '$eq': {
-      const [a, b] = args(2).map((x) => evalOperand(x, record));
+      const pair = args(2);
+      if (pair.some((x) => jsonField(x, scope) !== undefined)) return jsonComparison(name, pair, scope);
+      const [a, b] = pair.map((x) => evalOperand(x, scope));
       return same(a, b);
     }
     // `$lt` and `$lte` are in the service's query language too (interface/query.py: LtOperation, LteOperation).
@@ -86,7 +183,9 @@ function evalOperand(op: unknown, record: unknown): unknown {
     case '$gte':
     case '$lt':
     case '$lte': {
-      const [a, b] = args(2).map((x) => evalOperand(x, record));
+      const pair = args(2);
+      if (pair.some((x) => jsonField(x, scope) !== undefined)) return jsonComparison(name, pair, scope);
+      const [a, b] = pair.map((x) => evalOperand(x, scope));
       if (a === null || b === null) return false;
       const [x, y] = comparable(a, b) as [Scalar, Scalar];
       if (name === '$gt') return x > y;
@@ -96,13 +195,17 @@ function evalOperand(op: unknown, record: unknown): unknown {
     case '$in': {
       const [left, list] = args(2);
       if (!Array.isArray(list)) throw bad('$in takes an operand and a list of operands');
-      const value = evalOperand(left, record);
-      return list.some((x) => same(value, evalOperand(x, record)));
+      if (jsonField(left, scope) !== undefined) {
+        const value = castOperand(left, scope, sharedCast(list));
+        return value === null ? null : list.some((x) => chCompare(value, evalOperand(x, scope), '$eq') === true);
+      }
+      const value = evalOperand(left, scope);
+      return list.some((x) => same(value, evalOperand(x, scope)));
     }
     case '$contains': {
       const { input, substr, case_insensitive } = (arg ?? {}) as Record<string, unknown>;
-      const hay = String(evalOperand(input, record) ?? '');
-      const needle = String(evalOperand(substr, record) ?? '');
+      const hay = String(evalOperand(input, scope) ?? '');
+      const needle = String(evalOperand(substr, scope) ?? '');
       return case_insensitive ? hay.toLowerCase().includes(needle.toLowerCase()) : hay.includes(needle);
     }
     default:
@@ -114,10 +217,10 @@ function evalOperand(op: unknown, record: unknown): unknown {
  * Evaluates the trace service's `Query` (`{"$expr": ...}`) against one record: `$and`, `$or`, `$not`,
  * `$eq`, `$gt`, `$gte`, `$lt`, `$lte`, `$in`, `$contains`, `$getField`, `$literal`, `$convert`.
  */
-export function matchesQuery(query: unknown, record: unknown): boolean {
+export function matchesQuery(query: unknown, record: unknown, jsonPath: (path: string) => boolean = () => false): boolean {
   if (query === undefined || query === null) return true;
   if (typeof query !== 'object' || !('$expr' in (query as object))) throw bad('query must be {"$expr": ...}');
-  return Boolean(evalOperand((query as { $expr: unknown }).$expr, record));
+  return Boolean(evalOperand((query as { $expr: unknown }).$expr, { record, jsonPath }));
 }
 
 /**
