@@ -30,6 +30,35 @@ describe('weft dev: deleting objects through the Client', () => {
     const { client } = await devClient();
     await expect(client.trace.objs.delete({ object_id: 'nope' })).rejects.toMatchObject({ status: 404 });
   });
+
+  it('names versions to delete by digest, latest or v<N>, and deletes none when one name finds nothing', async () => {
+    const { client } = await devClient();
+    const [first, second] = await twoVersions(client);
+    // The service deletes all or nothing: one name that finds no version is a 404, and both stay.
+    await expect(client.trace.objs.delete({ object_id: 'prompt', digests: [first, 'nope'] })).rejects.toMatchObject({ status: 404 });
+    expect((await client.trace.objs.query({ filter: { object_ids: ['prompt'] } })).objs.map((o) => o.digest)).toEqual([first, second]);
+    expect(await client.trace.objs.delete({ object_id: 'prompt', digests: ['latest'] })).toEqual({ num_deleted: 1 });
+    expect(await client.trace.objs.delete({ object_id: 'prompt', digests: ['v0'] })).toEqual({ num_deleted: 1 });
+    expect((await client.trace.objs.query({ filter: { object_ids: ['prompt'] } })).objs).toEqual([]);
+  });
+
+  it('deletes every version for an empty digest list, as the service reads `if req.digests:`', async () => {
+    const { client } = await devClient();
+    await twoVersions(client);
+    expect(await client.trace.objs.delete({ object_id: 'prompt', digests: [] })).toEqual({ num_deleted: 2 });
+  });
+});
+
+describe('weft dev: the order of /objs/query', () => {
+  it('sorts by object_id and created_at only, skipping any other field, with the version index last', async () => {
+    const { client } = await devClient();
+    for (const [id, val] of [['b', 1], ['a', 1], ['b', 2], ['a', 2]] as const) await client.trace.objs.create({ obj: { object_id: id, val } });
+    const order = async (sort_by: { field: string; direction: 'asc' | 'desc' }[]) =>
+      (await client.trace.objs.query({ sort_by })).objs.map((o) => `${o.object_id}:v${o.version_index}`);
+    expect(await order([{ field: 'object_id', direction: 'desc' }])).toEqual(['b:v0', 'b:v1', 'a:v0', 'a:v1']);
+    // Not a field the service sorts by: the default order, oldest first.
+    expect(await order([{ field: 'version_index', direction: 'desc' }])).toEqual(['b:v0', 'a:v0', 'b:v1', 'a:v1']);
+  });
 });
 
 describe('weft dev: aliases and tags of object versions, through the Client', () => {

@@ -73,15 +73,28 @@ export function writeFile(ctx: DevContext, projectId: string, name: string, cont
   return digest;
 }
 
+/** True when `name` (a digest, `latest` or `v<N>`, as the service's delete reads them) names `version`. */
+function names(name: string, version: ObjSchema): boolean {
+  if (name === 'latest') return version.is_latest === 1;
+  const index = /^v(\d+)$/.exec(name)?.[1];
+  return index !== undefined ? version.version_index === Number(index) : version.digest === name;
+}
+
 /**
- * Deletes the versions among `versions` (all of one object) whose digest is in `digests` (every one when
- * null), with their aliases and tags, and returns how many went; a 404 naming `noun` when none matches.
+ * Deletes the versions among `versions` (all of one object) that `digests` name (a digest, `latest` or
+ * `v<N>`; every version when null or empty, as the service's `if req.digests:` reads it), with their aliases
+ * and tags, and returns how many went. As the service does, it deletes nothing and answers a 404 naming `noun`
+ * when nothing matches, or when the names given do not come to as many versions as there are names.
  * `/obj/delete` and the v2 collections' deletes both come here.
  */
 export function deleteObjectVersions(ctx: DevContext, versions: ObjSchema[], digests: string[] | null, noun: string): number {
-  const doomed = versions.filter((v) => digests === null || digests.includes(v.digest));
+  const all = digests === null || digests.length === 0;
+  const doomed = versions.filter((v) => all || digests.some((name) => names(name, v)));
   const first = doomed[0];
   if (!first) throw new HttpError(404, `${noun} has no such versions.`);
+  if (!all && new Set(digests).size !== doomed.length) {
+    throw new HttpError(404, `Delete request contains ${new Set(digests).size} digests, but found ${doomed.length} objects to delete.`);
+  }
   const gone = doomed.map((v) => v.digest);
   ctx.write({ kind: 'obj_delete', project_id: first.project_id, object_id: first.object_id, digests: gone });
   new ObjectLabels(ctx).dropVersions(first.project_id, first.object_id, gone);

@@ -88,6 +88,18 @@ function matches(obj: ObjSchema, filter: ObjFilter | null | undefined): boolean 
   return true;
 }
 
+// The only fields the service sorts objects by; it skips any other `sort_by` term rather than refuse it.
+const SORTABLE = new Set(['object_id', 'created_at']);
+
+/**
+ * The order of `/objs/query`, as the service builds it: the `object_id` and `created_at` terms asked for,
+ * then the version index; `created_at` and the version index when none is left.
+ */
+function objectOrder(sortBy: SortBy[] | null | undefined): SortBy[] {
+  const terms = (sortBy ?? []).filter((s) => SORTABLE.has(s.field));
+  return [...(terms.length > 0 ? terms : [{ field: 'created_at', direction: 'asc' as const }]), { field: 'version_index', direction: 'asc' }];
+}
+
 /** Versioned objects: create (content-addressed), read by digest, alias, `latest` or `v<N>`, delete, and query. */
 export function objectRoutes(ctx: DevContext): Route[] {
   const labels = new ObjectLabels(ctx);
@@ -142,7 +154,7 @@ export function objectRoutes(ctx: DevContext): Route[] {
           metadata_only?: boolean | null;
         }>(await c.json(), QUERY_SPEC);
         const kept = [...ctx.store.projectObjects(body.project_id)].filter((o) => matches(o, body.filter));
-        const sorted = sortRecords(kept, body.sort_by ?? [{ field: 'created_at', direction: 'asc' }]);
+        const sorted = sortRecords(kept, objectOrder(body.sort_by));
         const selected = page(sorted, body.limit, body.offset);
         sendJson(c.res, 200, { objs: body.metadata_only ? selected.map(withoutVal) : selected });
       },
