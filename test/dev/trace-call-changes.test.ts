@@ -13,9 +13,14 @@ describe('weft dev: renaming and deleting calls through the Client', () => {
     expect(queried).toMatchObject({ display_name: 'renamed' });
   });
 
-  it('answers 404 when renaming a call that is not stored', async () => {
+  it('answers {} when renaming a call that is not stored, and 400 for an update without a display name, as the service does', async () => {
     const { client } = await devClient();
-    await expect(client.trace.calls.update({ call_id: 'nope', display_name: 'x' })).rejects.toMatchObject({ status: 404 });
+    expect(await client.trace.calls.update({ call_id: 'nope', display_name: 'x' })).toEqual({});
+    await writeCall(client, { id: 'c1', trace_id: 't1' });
+    await expect(client.trace.calls.update({ call_id: 'c1' })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining('One of [display_name] is required for call update'),
+    });
   });
 
   it('deletes a call with its descendants and reports how many went', async () => {
@@ -30,9 +35,12 @@ describe('weft dev: renaming and deleting calls through the Client', () => {
     expect((await client.trace.calls.queryStats()).count).toBe(2);
   });
 
-  it('counts only stored calls when deleting unknown ids', async () => {
+  it('counts every id asked for when deleting, stored or not, as the service does', async () => {
     const { client } = await devClient();
-    expect(await client.trace.calls.delete({ call_ids: ['nope'] })).toEqual({ num_deleted: 0 });
+    await writeCall(client, { id: 'root', trace_id: 't1' });
+    await writeCall(client, { id: 'child', trace_id: 't1', parent_id: 'root' });
+    expect(await client.trace.calls.delete({ call_ids: ['nope', 'root', 'child'] })).toEqual({ num_deleted: 3 });
+    expect(await client.trace.calls.queryStats()).toEqual({ count: 0 });
   });
 
   it('refuses a delete without call_ids with a 422 naming the field', async () => {

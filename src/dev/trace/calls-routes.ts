@@ -198,10 +198,13 @@ export function callRoutes(ctx: DevContext): Route[] {
           strict: true,
           fields: { project_id: reqStr, call_id: reqStr, display_name: optStr, wb_user_id: optStr },
         });
+        // Only the display name can change, and the service wants one: without it, its ValueError is a 400.
+        if (body.display_name === undefined || body.display_name === null) {
+          throw new HttpError(400, 'One of [display_name] is required for call update');
+        }
+        // The service writes the change without looking the call up, so an unknown call is no error.
         const call = ctx.store.call(body.project_id, body.call_id);
-        if (!call) throw new HttpError(404, `Call ${body.call_id} not found in project ${body.project_id}.`);
-        // Only the display name can change; without one, the call stays as it is.
-        if (body.display_name !== undefined) ctx.write({ kind: 'call', call: { ...call, display_name: body.display_name } });
+        if (call) ctx.write({ kind: 'call', call: { ...call, display_name: body.display_name } });
         sendJson(c.res, 200, {});
       },
     },
@@ -216,7 +219,8 @@ export function callRoutes(ctx: DevContext): Route[] {
         // As on the service, deleting a call deletes its descendants too.
         const doomed = withDescendants([...ctx.store.projectCalls(body.project_id)], body.call_ids);
         if (doomed.length > 0) ctx.write({ kind: 'calls_delete', project_id: body.project_id, call_ids: doomed });
-        sendJson(c.res, 200, { num_deleted: doomed.length });
+        // The service counts every id asked for, stored or not, with the descendants it found.
+        sendJson(c.res, 200, { num_deleted: new Set([...body.call_ids, ...doomed]).size });
       },
     },
     {
