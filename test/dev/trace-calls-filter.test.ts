@@ -94,3 +94,22 @@ describe('weft dev: comparisons on a call’s JSON, as the service reads it', ()
     expect(await ids({ $eq: [{ $convert: { input: x, to: 'exists' } }, { $literal: true }] })).toEqual(['num', 'text', 'word']);
   });
 });
+
+describe('weft dev: the summary fields the service computes', () => {
+  it('computes status and latency whatever the writer stored, with descendant_error, and names a trace after its op ref', async () => {
+    const dev = await devService();
+    const op = 'weave:///team/proj/op/predict:abc123';
+    await post(dev.url, '/call/start', startBody({ id: 'a', op_name: op, started_at: '2026-01-01T00:00:00.000900Z' }));
+    await post(
+      dev.url,
+      '/call/end',
+      endBody('a', { ended_at: '2026-01-01T00:00:01.000100Z', summary: { status_counts: { error: 1 }, weave: { status: 'success', latency_ms: 5 } } }),
+    );
+    await post(dev.url, '/call/start', startBody({ id: 'b', started_at: '2026-01-01T00:00:02Z' }));
+    await post(dev.url, '/call/end', endBody('b', { ended_at: '2026-01-01T00:00:03Z', exception: 'boom', summary: { weave: { status: 'success' } } }));
+    const [a, b] = await streamQuery(dev.url, { project_id: 'team/proj' });
+    // 0.9992 s: the service drops the difference's microseconds.
+    expect(a.summary.weave).toMatchObject({ status: 'descendant_error', latency_ms: 999, trace_name: 'predict' });
+    expect(b.summary.weave).toMatchObject({ status: 'error', latency_ms: 1000 });
+  });
+});

@@ -1,11 +1,35 @@
+import { timestampMicros } from './timestamps.js';
 import type { CallSchema, Feedback, TraceStatus } from './types.js';
 
+/**
+ * The status the service computes, whatever status the writer stored (trace_server_common,
+ * `make_derived_summary_fields`): an exception is `error`, no end `running`, an error counted among the
+ * descendants (`summary.status_counts.error`) `descendant_error`, else `success`.
+ */
 function statusOf(call: CallSchema): TraceStatus {
-  const stored = call.summary?.weave?.status;
-  if (stored) return stored;
   if (call.exception !== undefined && call.exception !== null) return 'error';
   if (!call.ended_at) return 'running';
+  const counts = call.summary?.status_counts as Record<string, unknown> | undefined;
+  if (typeof counts?.error === 'number' && counts.error > 0) return 'descendant_error';
   return 'success';
+}
+
+/** Whole milliseconds from start to end, the microseconds of the difference dropped, as the service counts. */
+function latencyMs(started: string, ended: string): number | undefined {
+  const [start, end] = [timestampMicros(started), timestampMicros(ended)];
+  if (start === undefined || end === undefined) return undefined;
+  return end > start ? Number((end - start) / 1000n) : 0;
+}
+
+/** The name in an op or object ref (`weave:///e/p/op/predict:abc` → `predict`), as the service names a trace. */
+function refName(opName: string): string | undefined {
+  const name = /^weave:\/\/\/[^/]+\/[^/]+\/(?:op|object)\/([^/:]+):/.exec(opName)?.[1];
+  if (name === undefined) return undefined;
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
 }
 
 /** What a read asked to have added to `summary.weave`: the call's feedback, its costs. */
@@ -21,12 +45,15 @@ export interface CallExtras {
 export function presentCall(call: CallSchema, extras: CallExtras = {}): CallSchema {
   const { feedback, costs } = extras;
   const latency =
-    call.ended_at && call.started_at ? Math.max(0, Date.parse(call.ended_at) - Date.parse(call.started_at)) : undefined;
+    call.ended_at && call.started_at ? latencyMs(call.started_at, call.ended_at) : undefined;
+  // The service recomputes status and latency on every read; a stored one does not count. An op ref's
+  // trace name is the op's name, not the whole ref.
+  const { latency_ms: _stored, ...stored } = call.summary?.weave ?? {};
   const weave = {
-    ...(call.summary?.weave ?? {}),
+    ...stored,
     status: statusOf(call),
-    trace_name: call.summary?.weave?.trace_name ?? call.display_name ?? call.op_name,
-    ...(call.summary?.weave?.latency_ms === undefined && latency !== undefined ? { latency_ms: latency } : {}),
+    trace_name: call.summary?.weave?.trace_name ?? call.display_name ?? refName(call.op_name) ?? call.op_name,
+    ...(latency !== undefined ? { latency_ms: latency } : {}),
     ...(feedback ? { feedback } : {}),
     ...(costs ? { costs } : {}),
   };
