@@ -113,3 +113,34 @@ describe('weft dev: the summary fields the service computes', () => {
     expect(b.summary.weave).toMatchObject({ status: 'error', latency_ms: 1000 });
   });
 });
+
+describe('weft dev: the fields of each call a query answers', () => {
+  it('keeps every CallSchema key when columns are asked for, the unasked ones null, and the required ones always', async () => {
+    const dev = await devService();
+    await post(dev.url, '/call/start', startBody({ id: 'a', inputs: { q: 'hi' }, attributes: { env: 'dev' }, display_name: 'first' }));
+    await post(dev.url, '/call/end', endBody('a', { output: 'yo' }));
+    const [call] = await streamQuery(dev.url, { project_id: 'team/proj', columns: ['output'] });
+    expect(call).toMatchObject({ id: 'a', project_id: 'team/proj', op_name: expect.any(String), trace_id: expect.any(String), output: 'yo' });
+    expect(call).toMatchObject({ inputs: {}, attributes: {}, display_name: null, ended_at: null, parent_id: null, storage_size_bytes: null });
+    expect(Object.keys(call.summary)).toEqual(['weave']);
+    // Asking for the summary reads what its status and name come from: the end, the exception, the display name.
+    const [withSummary] = await streamQuery(dev.url, { project_id: 'team/proj', columns: ['summary.weave.status'] });
+    expect(withSummary).toMatchObject({ display_name: 'first', ended_at: expect.any(String), exception: null, inputs: {} });
+  });
+
+  it('answers storage sizes only when asked, the trace total on the root', async () => {
+    const dev = await devService();
+    await post(dev.url, '/call/start', startBody({ id: 'root', trace_id: 'T', inputs: { q: 'hi' } }));
+    await post(dev.url, '/call/start', startBody({ id: 'kid', trace_id: 'T', parent_id: 'root', inputs: { q: 'there' } }));
+    const [plain] = await streamQuery(dev.url, { project_id: 'team/proj' });
+    expect(plain).toMatchObject({ storage_size_bytes: null, total_storage_size_bytes: null });
+    const [root, kid] = await streamQuery(dev.url, { project_id: 'team/proj', include_storage_size: true, include_total_storage_size: true });
+    expect(root.storage_size_bytes).toBeGreaterThan(0);
+    expect(root.total_storage_size_bytes).toBe(root.storage_size_bytes + kid.storage_size_bytes);
+    expect(kid.total_storage_size_bytes).toBeNull();
+    const read = await post(dev.url, '/call/read', { project_id: 'team/proj', id: 'kid', include_storage_size: true });
+    expect(read.body.call.storage_size_bytes).toBe(kid.storage_size_bytes);
+    const stats = await post(dev.url, '/calls/query_stats', { project_id: 'team/proj', include_total_storage_size: true });
+    expect(stats.body).toEqual({ count: 2, total_storage_size_bytes: root.total_storage_size_bytes });
+  });
+});

@@ -32,10 +32,11 @@ function refName(opName: string): string | undefined {
   }
 }
 
-/** What a read asked to have added to `summary.weave`: the call's feedback, its costs. */
+/** What a read asked to have added: the call's feedback and costs (to `summary.weave`), its storage sizes. */
 export interface CallExtras {
   feedback?: Feedback[];
   costs?: Record<string, Record<string, unknown>>;
+  sizes?: { storage_size_bytes?: number; total_storage_size_bytes?: number | null };
 }
 
 /**
@@ -43,7 +44,7 @@ export interface CallExtras {
  * service computes in `summary.weave` (status, trace name, latency).
  */
 export function presentCall(call: CallSchema, extras: CallExtras = {}): CallSchema {
-  const { feedback, costs } = extras;
+  const { feedback, costs, sizes } = extras;
   const latency =
     call.ended_at && call.started_at ? latencyMs(call.started_at, call.ended_at) : undefined;
   // The service recomputes status and latency on every read; a stored one does not count. An op ref's
@@ -78,5 +79,8 @@ export function presentCall(call: CallSchema, extras: CallExtras = {}): CallSche
     wb_run_step: call.wb_run_step ?? null,
     wb_run_step_end: call.wb_run_step_end ?? null,
     deleted_at: call.deleted_at ?? null,
+    // Every CallSchema key comes back; the sizes are null unless asked for.
+    storage_size_bytes: sizes?.storage_size_bytes ?? null,
+    total_storage_size_bytes: sizes?.total_storage_size_bytes ?? null,
   };
 }

@@ -72,9 +72,24 @@ export function selectCalls(calls: Iterable<CallSchema>, selection: CallsSelecti
   return page(sortCalls(kept, [...sortBy, ...tieBreak]), selection.limit, selection.offset);
 }
 
-/** Keeps only the requested columns (dot paths keep their top-level field); identity fields always stay. */
-export function projectColumns(call: CallSchema, columns: string[] | undefined): Partial<CallSchema> {
+// The columns every answer carries, asked for or not (the service's required columns).
+const REQUIRED = ['id', 'project_id', 'trace_id', 'op_name', 'started_at'];
+// What the service reads too when the summary or costs are asked for: its status and name come from them.
+const WITH_SUMMARY = ['ended_at', 'exception', 'display_name'];
+
+/**
+ * Keeps the requested columns (a dot path keeps its top-level field) and the required ones, as the service
+ * selects them; every other field of the call still comes back, as the service's `CallSchema` answers it:
+ * null, or `{}` for `attributes` and `inputs`, and a summary holding only the computed `weave` part.
+ */
+export function projectColumns(call: CallSchema, columns: string[] | undefined, includeCosts = false): CallSchema {
   if (!columns || columns.length === 0) return call;
-  const keep = new Set(['id', 'project_id', 'trace_id', 'op_name', 'started_at', ...columns.map((c) => c.split('.')[0]!)]);
-  return Object.fromEntries(Object.entries(call).filter(([k]) => keep.has(k))) as Partial<CallSchema>;
+  const keep = new Set([...REQUIRED, ...columns.map((c) => c.split('.')[0]!)]);
+  if (keep.has('summary') || includeCosts) for (const c of WITH_SUMMARY) keep.add(c);
+  const unselected = (key: string, value: unknown): unknown => {
+    if (key === 'attributes' || key === 'inputs') return {};
+    if (key === 'summary') return { weave: (value as CallSchema['summary'])?.weave ?? {} };
+    return null;
+  };
+  return Object.fromEntries(Object.entries(call).map(([k, v]) => [k, keep.has(k) ? v : unselected(k, v)])) as unknown as CallSchema;
 }

@@ -7,6 +7,7 @@ import { presentCall } from './call-view.js';
 import { costCollection } from './cost-prices.js';
 import { CALLS_FILTER, optBool, optInt, optStr, reqStr, SORT_BY, strList } from './fields.js';
 import { groupBy } from './group-by.js';
+import { storageSizes } from './call-storage.js';
 import { callCosts } from './usage.js';
 import { projectColumns, selectCalls } from './calls-query.js';
 import { expandColumns } from './expand-columns.js';
@@ -96,7 +97,13 @@ const READ_SPEC: ObjectSpec = {
   },
 };
 
-interface CallsQueryReq {
+/** The storage sizes a read may ask for. */
+interface Sizes {
+  include_storage_size?: boolean | null;
+  include_total_storage_size?: boolean | null;
+}
+
+interface CallsQueryReq extends Sizes {
   project_id: string;
   filter?: CallsFilter | null;
   limit?: number | null;
@@ -184,10 +191,11 @@ export function callRoutes(ctx: DevContext): Route[] {
       method: 'POST',
       path: '/call/read',
       handler: async (c) => {
-        const body = checkBody<{ project_id: string; id: string; include_costs?: boolean | null }>(await c.json(), READ_SPEC);
+        const body = checkBody<Sizes & { project_id: string; id: string; include_costs?: boolean | null }>(await c.json(), READ_SPEC);
         const call = ctx.store.call(body.project_id, body.id);
         const prices = body.include_costs ? costs.list(body.project_id) : undefined;
-        sendJson(c.res, 200, { call: call ? presentCall(call, { costs: prices && callCosts(call, prices) }) : null });
+        const extras = (found: CallSchema) => ({ costs: prices && callCosts(found, prices), sizes: storageSizes(ctx.store, found, body) });
+        sendJson(c.res, 200, { call: call ? presentCall(call, extras(call)) : null });
       },
     },
     {
@@ -231,7 +239,11 @@ export function callRoutes(ctx: DevContext): Route[] {
         const feedback = body.include_feedback ? feedbackByCall(ctx, body.project_id) : undefined;
         const prices = body.include_costs ? costs.list(body.project_id) : undefined;
         const presented = [...ctx.store.projectCalls(body.project_id)].map((call) =>
-          presentCall(call, { feedback: feedback && (feedback.get(call.id) ?? []), costs: prices && callCosts(call, prices) }),
+          presentCall(call, {
+            feedback: feedback && (feedback.get(call.id) ?? []),
+            costs: prices && callCosts(call, prices),
+            sizes: storageSizes(ctx.store, call, body),
+          }),
         );
         // Filters and sorts read the expanded values; the answer carries them unless told not to, as the
         // service's `return_expanded_column_values` (default true) says.
@@ -246,7 +258,7 @@ export function callRoutes(ctx: DevContext): Route[] {
         const answered = body.return_expanded_column_values === false ? selected.map((call) => expanded.get(call)!) : selected;
         sendJsonl(
           c.res,
-          answered.map((call) => projectColumns(call, body.columns ?? undefined)),
+          answered.map((call) => projectColumns(call, body.columns ?? undefined, body.include_costs ?? false)),
         );
       },
     },
@@ -258,12 +270,16 @@ export function callRoutes(ctx: DevContext): Route[] {
         const presented = [...ctx.store.projectCalls(body.project_id)].map((call) =>
           expandColumns(presentCall(call), body.expand_columns ?? undefined, refs),
         );
-        const count = selectCalls(presented, {
+        const selected = selectCalls(presented, {
           filter: body.filter ?? undefined,
           query: body.query ?? undefined,
           limit: body.limit ?? undefined,
-        }).length;
-        sendJson(c.res, 200, { count });
+        });
+        // The total counts each selected trace root's whole trace, as the service sums it.
+        const total = body.include_total_storage_size
+          ? { total_storage_size_bytes: selected.reduce((n, call) => n + (storageSizes(ctx.store, call, body).total_storage_size_bytes ?? 0), 0) }
+          : {};
+        sendJson(c.res, 200, { count: selected.length, ...total });
       },
     },
   ];

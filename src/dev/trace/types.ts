@@ -75,6 +75,8 @@ export interface CallSchema {
   wb_run_step?: number | null;
   wb_run_step_end?: number | null;
   deleted_at?: string | null;
+  storage_size_bytes?: number | null;
+  total_storage_size_bytes?: number | null;
 }
 
 /** `CallsFilter`. */
