@@ -131,3 +131,13 @@ describe('weft dev: aliases and tags of object versions, through the Client', ()
     expect(await second.client.trace.objs.listTags()).toEqual({ tags: ['reviewed'] });
   });
 });
+
+describe('weft dev: the size of an object version', () => {
+  it('answers size_bytes only when /objs/query asks for it, as the service selects it', async () => {
+    const { client } = await devClient();
+    const { digest } = await client.trace.objs.create({ obj: { object_id: 'prompt', val: { text: 'hi' } } });
+    expect((await client.trace.objs.query()).objs[0]).toMatchObject({ size_bytes: null });
+    expect((await client.trace.objs.query({ include_storage_size: true })).objs[0]?.size_bytes).toBeGreaterThan(0);
+    expect((await client.trace.objs.read({ object_id: 'prompt', digest })).obj).toMatchObject({ size_bytes: null });
+  });
+});

@@ -77,6 +77,12 @@ function withoutVal(obj: ObjSchema): ObjSchema {
   return { ...obj, val: {} };
 }
 
+/** A version as reads answer it: its size only when asked for (`include_storage_size`), null otherwise, as the service selects it. */
+function answered(obj: ObjSchema, metadataOnly: boolean | null | undefined, withSize: boolean | null | undefined): ObjSchema {
+  const read = metadataOnly ? withoutVal(obj) : obj;
+  return withSize ? read : { ...read, size_bytes: null };
+}
+
 function matches(obj: ObjSchema, filter: ObjFilter | null | undefined): boolean {
   if (!filter) return true;
   if (filter.object_ids && !filter.object_ids.includes(obj.object_id)) return false;
@@ -125,7 +131,7 @@ export function objectRoutes(ctx: DevContext): Route[] {
         );
         const found = ctx.store.objectVersion(body.project_id, body.object_id, labels.resolve(body.project_id, body.object_id, body.digest));
         if (!found) throw new HttpError(404, `Obj ${body.object_id}:${body.digest} not found`);
-        sendJson(c.res, 200, { obj: body.metadata_only ? withoutVal(found) : found });
+        sendJson(c.res, 200, { obj: answered(found, body.metadata_only, false) });
       },
     },
     {
@@ -152,11 +158,12 @@ export function objectRoutes(ctx: DevContext): Route[] {
           offset?: number | null;
           sort_by?: SortBy[] | null;
           metadata_only?: boolean | null;
+          include_storage_size?: boolean | null;
         }>(await c.json(), QUERY_SPEC);
         const kept = [...ctx.store.projectObjects(body.project_id)].filter((o) => matches(o, body.filter));
         const sorted = sortRecords(kept, objectOrder(body.sort_by));
         const selected = page(sorted, body.limit, body.offset);
-        sendJson(c.res, 200, { objs: body.metadata_only ? selected.map(withoutVal) : selected });
+        sendJson(c.res, 200, { objs: selected.map((o) => answered(o, body.metadata_only, body.include_storage_size)) });
       },
     },
   ];

@@ -114,7 +114,7 @@ export interface ObjSchema {
   leaf_object_class: string | null;
   val: unknown;
   wb_user_id: string | null;
-  size_bytes: number;
+  size_bytes: number | null;
 }
 
 /** `TableRowSchema`. */
