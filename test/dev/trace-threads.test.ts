@@ -71,6 +71,11 @@ describe('weft dev: threads through the Client', () => {
     expect(byId.map((t) => t.thread_id)).toEqual(['a']);
     const recent = await client.trace.threads.streamQuery({ filter: { after_datetime: '2026-01-01T12:00:00Z' } }).collect();
     expect(recent.map((t) => t.thread_id)).toEqual(['b']);
+    // As the service's query reads them: an empty thread_ids is no filter, and `after` leaves out its own instant.
+    const all = await client.trace.threads.streamQuery({ filter: { thread_ids: [] } }).collect();
+    expect(all.map((t) => t.thread_id).sort()).toEqual(['a', 'b']);
+    const after = await client.trace.threads.streamQuery({ filter: { after_datetime: '2026-01-02T00:00:00Z' } }).collect();
+    expect(after).toEqual([]);
   });
 
   it('counts a running turn, with no duration until it ends', async () => {
@@ -80,9 +85,9 @@ describe('weft dev: threads through the Client', () => {
     expect(thread).toMatchObject({ turn_count: 1, last_updated: '2026-01-01T00:00:00.000000Z', p50_turn_duration_ms: null });
   });
 
-  it('refuses to sort by a field threads do not have, naming it', async () => {
+  it('refuses to sort by a field threads do not have with a 400 naming it, as the service does', async () => {
     const { client } = await devClient();
     const stream = client.trace.threads.streamQuery({ sort_by: [{ field: 'op_name', direction: 'asc' }] });
-    await expect(stream.collect()).rejects.toMatchObject({ status: 422, message: expect.stringContaining('op_name') });
+    await expect(stream.collect()).rejects.toMatchObject({ status: 400, message: expect.stringContaining('Unsupported sort field: op_name') });
   });
 });

@@ -58,7 +58,9 @@ export interface ThreadsFilter {
 
 /**
  * The threads of a project, derived from its calls: the calls that share a `thread_id` and are turns
- * (`turn_id` equal to their id), counted and timed per thread. Calls inside a turn are not turns.
+ * (`turn_id` equal to their id), counted and timed per thread. Calls inside a turn are not turns. As in the
+ * service's query (threads_query_builder), the window is open at both ends and an empty `thread_ids` is no
+ * filter.
  */
 export function summarizeThreads(calls: Iterable<CallSchema>, filter: ThreadsFilter = {}): ThreadSummary[] {
   const after = filter.after_datetime ? time(filter.after_datetime) : -Infinity;
@@ -66,9 +68,9 @@ export function summarizeThreads(calls: Iterable<CallSchema>, filter: ThreadsFil
   const turnsByThread = new Map<string, CallSchema[]>();
   for (const call of calls) {
     if (!isTurn(call) || call.deleted_at) continue;
-    if (filter.thread_ids && !filter.thread_ids.includes(call.thread_id!)) continue;
+    if (filter.thread_ids?.length && !filter.thread_ids.includes(call.thread_id!)) continue;
     const started = time(call.started_at);
-    if (started < after || started >= before) continue;
+    if (started <= after || started >= before) continue;
     const turns = turnsByThread.get(call.thread_id!) ?? [];
     turns.push(call);
     turnsByThread.set(call.thread_id!, turns);

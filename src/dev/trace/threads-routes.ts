@@ -23,12 +23,9 @@ export function threadRoutes(ctx: DevContext): Route[] {
             ...PAGING,
           },
         });
+        // The service checks the field as it builds its query, a ValueError: a 400, not a validation 422.
         const unknown = body.sort_by?.find((s) => !(THREAD_SORT_FIELDS as readonly string[]).includes(s.field));
-        if (unknown) {
-          throw new HttpError(422, [
-            { loc: ['body', 'sort_by'], msg: `Threads cannot be sorted by "${unknown.field}"; use one of ${THREAD_SORT_FIELDS.join(', ')}`, type: 'value_error' },
-          ]);
-        }
+        if (unknown) throw new HttpError(400, `Unsupported sort field: ${unknown.field}. Supported fields: ${THREAD_SORT_FIELDS.join(', ')}`);
         const threads = summarizeThreads(ctx.store.projectCalls(body.project_id), body.filter ?? {});
         // The service lists the most recently active threads first unless told otherwise.
         const sorted = sortRecords(threads, body.sort_by?.length ? body.sort_by : [{ field: 'last_updated', direction: 'desc' }]);
