@@ -39,12 +39,22 @@ describe('weft dev: costs through the Client', () => {
     expect(paged.results).toEqual([{ llm_id: 'a' }]);
   });
 
-  it('purges the prices a query matches and keeps the rest', async () => {
+  it('purges the prices a query names by id and keeps the rest, refusing any other query with a 400 as the service does', async () => {
     const { client } = await devClient();
-    await client.trace.costs.create({
-      costs: { a: { prompt_token_cost: 1, completion_token_cost: 2 }, b: { prompt_token_cost: 3, completion_token_cost: 4 } },
+    const { ids } = await client.trace.costs.create({
+      costs: {
+        a: { prompt_token_cost: 1, completion_token_cost: 2 },
+        b: { prompt_token_cost: 3, completion_token_cost: 4 },
+        c: { prompt_token_cost: 5, completion_token_cost: 6 },
+      },
     });
-    expect(await client.trace.costs.purge({ query: byLlm('a') })).toEqual({});
+    const id = (llm: string) => ids.find(([l]) => l === llm)![1];
+    await expect(client.trace.costs.purge({ query: byLlm('a') })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining('Can only purge costs by specifying one or more cost ids'),
+    });
+    expect(await client.trace.costs.purge({ query: { $expr: { $eq: [{ $getField: 'id' }, { $literal: id('a') }] } } })).toEqual({});
+    await client.trace.costs.purge({ query: { $expr: { $in: [{ $getField: 'id' }, [{ $literal: id('c') }]] } } });
     const { results } = await client.trace.costs.query({ fields: ['llm_id'] });
     expect(results).toEqual([{ llm_id: 'b' }]);
   });

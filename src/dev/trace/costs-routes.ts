@@ -5,6 +5,7 @@ import type { Route } from '../router.js';
 import { checkBody } from '../validate.js';
 import { type Cost, costCollection } from './cost-prices.js';
 import { PAGING, type Paging, reqStr, strList } from './fields.js';
+import { purgeIds } from './purge-ids.js';
 import { matchesQuery, page, pickFields, sortRecords } from './query-expr.js';
 
 type CostInput = Pick<Cost, 'prompt_token_cost' | 'completion_token_cost'> &
@@ -75,7 +76,8 @@ export function costRoutes(ctx: DevContext): Route[] {
           strict: true,
           fields: { project_id: reqStr, query: { type: 'object', required: true }, wb_user_id: { type: 'string', nullable: true } },
         });
-        const doomed = costs.list(body.project_id).filter((cost) => matchesQuery(body.query, cost));
+        const ids = new Set(purgeIds(body.query, 'Can only purge costs by specifying one or more cost ids', true));
+        const doomed = costs.list(body.project_id).filter((cost) => ids.has(cost.id));
         costs.delete(
           body.project_id,
           doomed.map((cost) => cost.id),

@@ -95,33 +95,3 @@ export function checkFeedbackCreate(req: FeedbackRefs, hasObject: (ref: string) 
     if (req[key]) throw invalid(`${key} is not allowed for non-runnable feedback`);
   }
 }
-
-const PURGE_BY_ID_ONLY = 'Can only purge feedback by specifying one or more feedback ids';
-
-/** The id of exactly `{"$eq": [{"$getField": "id"}, {"$literal": "<a string>"}]}`, else undefined. */
-function idEquality(expr: unknown): string | undefined {
-  const only = (value: unknown, key: string): unknown => {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-    const keys = Object.keys(value);
-    return keys.length === 1 && keys[0] === key ? (value as Record<string, unknown>)[key] : undefined;
-  };
-  const pair = only(expr, '$eq');
-  if (!Array.isArray(pair) || pair.length !== 2 || only(pair[0], '$getField') !== 'id') return undefined;
-  const id = only(pair[1], '$literal');
-  return typeof id === 'string' ? id : undefined;
-}
-
-/**
- * The ids a purge names. The service purges feedback only by id, for safety: the query must be one `$eq` of
- * `id` with a string, or an `$or` of such (feedback.py, `validate_feedback_purge_req`). Anything else is a
- * 400, whatever it would match.
- */
-export function purgeIds(query: unknown): string[] {
-  const expr = (query as { $expr?: unknown } | null)?.$expr;
-  const one = idEquality(expr);
-  if (one !== undefined) return [one];
-  const either = expr !== null && typeof expr === 'object' && Object.keys(expr).length === 1 ? (expr as { $or?: unknown }).$or : undefined;
-  const ids = Array.isArray(either) ? either.map(idEquality) : [];
-  if (ids.length === 0 || ids.some((id) => id === undefined)) throw invalid(PURGE_BY_ID_ONLY);
-  return ids as string[];
-}

@@ -4,7 +4,8 @@ import { uuidv7 } from '../ids.js';
 import type { Route } from '../router.js';
 import { checkAt, checkBody, type FieldSpec, type ObjectSpec } from '../validate.js';
 import { DEV_USER } from './annotation-queues.js';
-import { checkFeedbackCreate, purgeIds } from './feedback-checks.js';
+import { checkFeedbackCreate } from './feedback-checks.js';
+import { purgeIds } from './purge-ids.js';
 import { optStr, PAGING, type Paging, reqStr, strList } from './fields.js';
 import { matchesQuery, page, pickFields, sortRecords } from './query-expr.js';
 import { bucketize, STATS_WINDOW_FIELDS, statsWindow } from './time-buckets.js';
@@ -125,7 +126,7 @@ export function feedbackRoutes(ctx: DevContext): Route[] {
           strict: true,
           fields: { project_id: reqStr, query: { type: 'object', required: true }, wb_user_id: optStr },
         });
-        const ids = new Set(purgeIds(body.query));
+        const ids = new Set(purgeIds(body.query, 'Can only purge feedback by specifying one or more feedback ids'));
         const doomed = ctx.store.projectFeedback(body.project_id).filter((f) => ids.has(f.id));
         if (doomed.length > 0) ctx.write({ kind: 'feedback_delete', project_id: body.project_id, ids: doomed.map((f) => f.id) });
         sendJson(c.res, 200, {});
