@@ -63,6 +63,9 @@ export interface CallsSelection {
  * trace is read in), then offset and limit.
  */
 export function selectCalls(calls: Iterable<CallSchema>, selection: CallsSelection): CallSchema[] {
+  // The service compiles the query before it reads a call, so a malformed one is refused in an empty project
+  // too: reading it once against an empty call does that.
+  matchesQuery(selection.query, {}, callJsonPath);
   const kept = [...calls].filter((c) => matchesFilter(c, selection.filter) && matchesQuery(selection.query, c, callJsonPath));
   const sortBy = selection.sort_by?.length ? selection.sort_by : [{ field: 'started_at', direction: 'asc' as const }];
   // OTel SDKs stamp span starts in whole milliseconds, so siblings often tie on started_at; the one that

@@ -46,6 +46,9 @@ function same(a: unknown, b: unknown): boolean {
   return typeof x === 'bigint' ? x === y : JSON.stringify(x) === JSON.stringify(y);
 }
 
+// The operands that are no operation: the service's `Query.$expr` takes none of them.
+const OPERAND_ONLY = ['$literal', '$getField', '$convert'];
+
 function bad(message: string): HttpError {
   return new HttpError(422, [{ loc: ['body', 'query'], msg: message, type: 'value_error' }]);
 }
@@ -161,11 +164,14 @@ function evalOperand(op: unknown, scope: Scope): unknown {
       if (to !== 'int' && to !== 'double' && to !== 'bool' && to !== 'string') return convert(null, String(to));
       return castText(jsonText(getPath(record, path)), to);
     }
+    // An empty `$and` or `$or` is the service's ValueError("Empty AND operation"), a 400.
     case '$and':
       if (!Array.isArray(arg)) throw bad('$and takes a list');
+      if (arg.length === 0) throw new HttpError(400, 'Empty AND operation');
       return arg.every((a) => Boolean(evalOperand(a, scope)));
     case '$or':
       if (!Array.isArray(arg)) throw bad('$or takes a list');
+      if (arg.length === 0) throw new HttpError(400, 'Empty OR operation');
       return arg.some((a) => Boolean(evalOperand(a, scope)));
     case '$not': {
       // SQL's NOT: of an unknown (a null comparison) it is unknown, which no call passes.
@@ -220,7 +226,10 @@ function evalOperand(op: unknown, scope: Scope): unknown {
 export function matchesQuery(query: unknown, record: unknown, jsonPath: (path: string) => boolean = () => false): boolean {
   if (query === undefined || query === null) return true;
   if (typeof query !== 'object' || !('$expr' in (query as object))) throw bad('query must be {"$expr": ...}');
-  return Boolean(evalOperand((query as { $expr: unknown }).$expr, { record, jsonPath }));
+  const expr = (query as { $expr: unknown }).$expr;
+  // `$expr` is an Operation in the service's model: a bare `$literal`, `$getField` or `$convert` is no query.
+  if (expr !== null && typeof expr === 'object' && OPERAND_ONLY.some((key) => key in expr)) throw bad('$expr must be an operation such as $eq or $and');
+  return Boolean(evalOperand(expr, { record, jsonPath }));
 }
 
 /**
