@@ -112,11 +112,13 @@ describe('weft dev: annotation queues through the Client', () => {
     expect(error).toMatchObject({ status: 422, message: expect.stringContaining('in_progress') });
   });
 
-  it('answers 404 naming the calls that do not exist instead of queueing them', async () => {
+  it('skips ids that name no call, counting them neither added nor duplicate, as the service does', async () => {
     const { client } = await devClient();
     const { id } = await newQueue(client);
-    const error = await client.trace.annotationQueues.addCalls(id, { call_ids: ['ghost'], display_fields: [] }).catch((e) => e);
-    expect(error).toMatchObject({ status: 404, message: expect.stringContaining('ghost') });
+    await calls(client, 'c1');
+    expect(await client.trace.annotationQueues.addCalls(id, { call_ids: ['ghost', 'c1'], display_fields: [] })).toEqual({ added_count: 1, duplicates: 0 });
+    expect(await client.trace.annotationQueues.addCalls(id, { call_ids: ['ghost', 'c1'], display_fields: [] })).toEqual({ added_count: 0, duplicates: 1 });
+    expect((await client.trace.annotationQueues.queryItems(id)).items.map((i) => i.call_id)).toEqual(['c1']);
   });
 
   it('refuses a queue without scorer_refs with a 422 naming the field', async () => {

@@ -37,14 +37,15 @@ export function annotationItemRoutes(ctx: DevContext, data: AnnotationQueueData)
           fields: { project_id: reqStr, call_ids: { ...strList, required: true }, display_fields: { ...strList, required: true } },
         });
         const queue = data.liveQueue(body.project_id, c.params.queue_id!);
-        const missing = body.call_ids.filter((id) => !ctx.store.call(body.project_id, id));
-        if (missing.length > 0) throw new HttpError(404, `Calls not found in project ${body.project_id}: ${missing.join(', ')}.`);
+        // As the service counts (annotation_queue_add_calls): the ids already queued are the duplicates, and
+        // an id that names no call is skipped, counted as neither.
         const queued = new Set(data.queueItems(body.project_id, queue.id).map((i) => i.call_id));
+        const duplicates = new Set(body.call_ids.filter((id) => queued.has(id))).size;
         let added = 0;
         for (const callId of body.call_ids) {
-          if (queued.has(callId)) continue;
+          const call = ctx.store.call(body.project_id, callId);
+          if (queued.has(callId) || !call) continue;
           queued.add(callId);
-          const call = ctx.store.call(body.project_id, callId)!;
           const now = new Date().toISOString();
           const item: AnnotationQueueItem = {
             id: uuidv7(),
@@ -67,7 +68,7 @@ export function annotationItemRoutes(ctx: DevContext, data: AnnotationQueueData)
           items.put(body.project_id, item.id, item);
           added++;
         }
-        sendJson(c.res, 200, { added_count: added, duplicates: body.call_ids.length - added });
+        sendJson(c.res, 200, { added_count: added, duplicates });
       },
     },
     {
