@@ -32,12 +32,13 @@ describe('weft dev: feedback, costs, annotation queues and evaluation records ar
       await client.trace.v2.predictions.create({ model: 'weave:///team/proj/object/bot:m', inputs: {}, output: name });
       await writeCall(client, { id: name, trace_id: name });
     }
+    // The newest queue comes first, as the service lists them.
     const queues = await client.trace.annotationQueues.streamQuery().collect();
-    await client.trace.annotationQueues.addCalls(queues.at(-1)!.id, { call_ids: FIVE, display_fields: [] });
+    await client.trace.annotationQueues.addCalls(queues[0]!.id, { call_ids: FIVE, display_fields: [] });
 
     expect((await client.trace.costs.query()).results.map((c) => c.llm_id)).toEqual(['n2', 'n3', 'n4']);
-    expect(queues.map((q) => q.name)).toEqual(['n2', 'n3', 'n4']);
-    const { items } = await client.trace.annotationQueues.queryItems(queues.at(-1)!.id);
+    expect(queues.map((q) => q.name)).toEqual(['n4', 'n3', 'n2']);
+    const { items } = await client.trace.annotationQueues.queryItems(queues[0]!.id);
     expect(items.map((i) => i.call_id)).toEqual(['n2', 'n3', 'n4']);
     const runs = await client.trace.v2.evaluationRuns.list().collect();
     expect(runs.map((r) => r.evaluation)).toEqual(['n2', 'n3', 'n4'].map((n) => `weave:///team/proj/object/${n}:e`));

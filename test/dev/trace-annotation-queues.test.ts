@@ -128,3 +128,26 @@ describe('weft dev: annotation queues through the Client', () => {
     expect(error).toMatchObject({ status: 422, detail: [{ loc: ['body', 'scorer_refs'], type: 'missing' }] });
   });
 });
+
+describe('weft dev: the order of annotation queues and their items', () => {
+  it('lists the newest queue first and items oldest first by default, sorting only by the fields the service does', async () => {
+    const { client } = await devClient();
+    const first = await newQueue(client, 'b');
+    const second = await newQueue(client, 'a');
+    const names = async (sort_by?: { field: string; direction: 'asc' | 'desc' }[]) =>
+      (await client.trace.annotationQueues.streamQuery({ sort_by }).collect()).map((q) => q.name);
+    expect(await names()).toEqual(['a', 'b']);
+    expect(await names([{ field: 'name', direction: 'desc' }])).toEqual(['b', 'a']);
+    // Not a field the service sorts queues by: the default order.
+    expect(await names([{ field: 'description', direction: 'asc' }])).toEqual(['a', 'b']);
+
+    await calls(client, 'c1', 'c2');
+    await client.trace.annotationQueues.addCalls(first.id, { call_ids: ['c2'], display_fields: [] });
+    await client.trace.annotationQueues.addCalls(first.id, { call_ids: ['c1'], display_fields: [] });
+    const callIds = async (sort_by?: { field: string; direction: 'asc' | 'desc' }[]) =>
+      (await client.trace.annotationQueues.queryItems(first.id, { sort_by })).items.map((i) => i.call_id);
+    expect(await callIds()).toEqual(['c2', 'c1']);
+    expect(await callIds([{ field: 'call_id', direction: 'asc' }])).toEqual(['c2', 'c1']);
+    expect(second.id).not.toBe(first.id);
+  });
+});

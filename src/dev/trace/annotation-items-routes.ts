@@ -5,7 +5,11 @@ import type { Route } from '../router.js';
 import { checkBody, checkOneOf } from '../validate.js';
 import { ANNOTATION_STATES, type AnnotationQueueData, type AnnotationQueueItem, DEV_USER } from './annotation-queues.js';
 import { optBool, optObject, optStr, PAGING, type Paging, reqStr, strList } from './fields.js';
+import { allowedOrder } from './allowed-order.js';
 import { page, sortRecords } from './query-expr.js';
+
+// The fields the service sorts queue items by.
+const ITEM_SORT_FIELDS = ['call_started_at', 'call_op_name', 'created_at', 'updated_at'] as const;
 
 interface ItemsFilter {
   id?: string | null;
@@ -90,7 +94,11 @@ export function annotationItemRoutes(ctx: DevContext, data: AnnotationQueueData)
           .queueItems(body.project_id, queue.id)
           .map((item, i) => ({ ...item, position_in_queue: body.include_position ? i + 1 : null }));
         const kept = positioned.filter((item) => matches(item, body.filter));
-        sendJson(c.res, 200, { items: page(sortRecords(kept, body.sort_by ?? undefined), body.limit, body.offset) });
+        // The oldest item first unless told otherwise, as the service lists them.
+        const order = allowedOrder(body.sort_by, ITEM_SORT_FIELDS, [
+          { field: 'created_at', direction: 'asc' },
+        ]);
+        sendJson(c.res, 200, { items: page(sortRecords(kept, order), body.limit, body.offset) });
       },
     },
     {

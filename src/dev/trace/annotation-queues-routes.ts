@@ -4,7 +4,11 @@ import type { Route } from '../router.js';
 import { checkBody, queryString } from '../validate.js';
 import { type AnnotationQueue, type AnnotationQueueData, DEV_USER } from './annotation-queues.js';
 import { optStr, PAGING, type Paging, reqStr, strList } from './fields.js';
+import { allowedOrder } from './allowed-order.js';
 import { page, sortRecords } from './query-expr.js';
+
+// The fields the service sorts queues by.
+const QUEUE_SORT_FIELDS = ['id', 'name', 'created_at', 'updated_at'] as const;
 
 type QueueChanges = Partial<Pick<AnnotationQueue, 'name' | 'description' | 'scorer_refs'>>;
 
@@ -47,7 +51,12 @@ export function annotationQueueRoutes(data: AnnotationQueueData): Route[] {
         });
         const needle = body.name?.toLowerCase();
         const kept = queues.list(body.project_id).filter((q) => !q.deleted_at && (!needle || q.name.toLowerCase().includes(needle)));
-        sendJsonl(c.res, page(sortRecords(kept, body.sort_by ?? undefined), body.limit, body.offset));
+        // The newest queue first unless told otherwise, as the service lists them; queues made in the same
+        // millisecond too (they are read newest first, and the sort is stable).
+        const order = allowedOrder(body.sort_by, QUEUE_SORT_FIELDS, [
+          { field: 'created_at', direction: 'desc' },
+        ]);
+        sendJsonl(c.res, page(sortRecords([...kept].reverse(), order), body.limit, body.offset));
       },
     },
     {
