@@ -141,3 +141,15 @@ describe('weft dev: the size of an object version', () => {
     expect((await client.trace.objs.read({ object_id: 'prompt', digest })).obj).toMatchObject({ size_bytes: null });
   });
 });
+
+describe('weft dev: /objs/query filters as the service reads them', () => {
+  it('takes an empty list as no filter', async () => {
+    const { client } = await devClient();
+    await client.trace.objs.create({ obj: { object_id: 'a', val: { _class_name: 'Model' } } });
+    await client.trace.objs.create({ obj: { object_id: 'b', val: 1 } });
+    for (const key of ['object_ids', 'base_object_classes', 'leaf_object_classes', 'exclude_base_object_classes'] as const) {
+      expect((await client.trace.objs.query({ filter: { [key]: [] } })).objs.map((o) => o.object_id), key).toEqual(['a', 'b']);
+    }
+    expect((await client.trace.objs.query({ filter: { exclude_base_object_classes: ['Model'] } })).objs.map((o) => o.object_id)).toEqual(['b']);
+  });
+});

@@ -83,14 +83,17 @@ function answered(obj: ObjSchema, metadataOnly: boolean | null | undefined, with
   return withSize ? read : { ...read, size_bytes: null };
 }
 
+/** False when a non-empty `list` lacks `value`: the service filters by a list only when it has items (`if filter.object_ids:`). */
+const inList = (list: string[] | null | undefined, value: string | null): boolean => !list?.length || (value !== null && list.includes(value));
+
 function matches(obj: ObjSchema, filter: ObjFilter | null | undefined): boolean {
   if (!filter) return true;
-  if (filter.object_ids && !filter.object_ids.includes(obj.object_id)) return false;
+  if (!inList(filter.object_ids, obj.object_id)) return false;
   if (filter.is_op !== undefined && filter.is_op !== null && (obj.kind === 'op') !== filter.is_op) return false;
   if (filter.latest_only && obj.is_latest !== 1) return false;
-  if (filter.base_object_classes && !filter.base_object_classes.includes(obj.base_object_class ?? '')) return false;
-  if (filter.exclude_base_object_classes?.includes(obj.base_object_class ?? '')) return false;
-  if (filter.leaf_object_classes && !filter.leaf_object_classes.includes(obj.leaf_object_class ?? '')) return false;
+  if (!inList(filter.base_object_classes, obj.base_object_class)) return false;
+  if (filter.exclude_base_object_classes?.length && inList(filter.exclude_base_object_classes, obj.base_object_class)) return false;
+  if (!inList(filter.leaf_object_classes, obj.leaf_object_class)) return false;
   return true;
 }
 
