@@ -153,3 +153,14 @@ describe('weft dev: /objs/query filters as the service reads them', () => {
     expect((await client.trace.objs.query({ filter: { exclude_base_object_classes: ['Model'] } })).objs.map((o) => o.object_id)).toEqual(['b']);
   });
 });
+
+describe('weft dev: object ids the service refuses', () => {
+  it('refuses an object id longer than 128 characters with a 400, as the service validates it', async () => {
+    const { client } = await devClient();
+    await client.trace.objs.create({ obj: { object_id: 'x'.repeat(128), val: 1 } });
+    await expect(client.trace.objs.create({ obj: { object_id: 'x'.repeat(129), val: 1 } })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining('Max length is 128'),
+    });
+  });
+});

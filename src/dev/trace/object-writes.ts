@@ -16,9 +16,13 @@ function className(val: unknown): string | null {
   return typeof name === 'string' ? name : null;
 }
 
+// The longest object id the service takes (validation.py `object_id_validator`).
+const MAX_OBJECT_ID_LENGTH = 128;
+
 /**
  * Stores a version of an object, content-addressed: the same value gets the same digest and no new
  * version. Returns the digest and the version's index. Both `/obj/create` and the v2 collections write here.
+ * An object id longer than the service takes is its validation error, a 400.
  */
 export function writeObject(
   ctx: DevContext,
@@ -27,6 +31,9 @@ export function writeObject(
   val: unknown,
   baseClass: string | null = null,
 ): { digest: string; version_index: number } {
+  if ([...objectId].length > MAX_OBJECT_ID_LENGTH) {
+    throw new HttpError(400, `String too long: ${objectId}. Max length is ${MAX_OBJECT_ID_LENGTH}`);
+  }
   const json = canonicalJson(val);
   const digest = contentDigest(json);
   const stored = () => ctx.store.objectVersions(projectId, objectId).find((v) => v.digest === digest);
