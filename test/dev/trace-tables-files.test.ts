@@ -39,6 +39,17 @@ describe('weft dev: tables through the Client', () => {
     }
   });
 
+  it('sorts rows by a path into the row, nothing first, then numbers, then text, as the service orders', async () => {
+    const { client } = await devClient();
+    const table = await client.trace.tables.create({ table: { rows: [{ n: 'b' }, { n: 2 }, {}, { n: 10 }, { n: true }] } });
+    const order = async (field: string, direction: 'asc' | 'desc') =>
+      (await client.trace.tables.query({ digest: table.digest, sort_by: [{ field, direction }] })).rows.map((r) => r.original_index);
+    expect(await order('n', 'asc')).toEqual([2, 4, 1, 3, 0]);
+    expect(await order('n', 'desc')).toEqual([0, 3, 1, 4, 2]);
+    // The path is into the row itself: `val.n` names a column `val` the rows do not have, so the order stays.
+    expect(await order('val.n', 'asc')).toEqual([0, 1, 2, 3, 4]);
+  });
+
   it('answers no rows for a digest that names no table, as the service does', async () => {
     const { client } = await devClient();
     expect(await client.trace.tables.query({ digest: 'nope' })).toEqual({ rows: [] });

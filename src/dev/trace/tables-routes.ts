@@ -3,9 +3,9 @@ import { HttpError, sendJson, sendJsonl } from '../http.js';
 import { canonicalJson } from '../ids.js';
 import type { Route } from '../router.js';
 import { checkBody, type ObjectSpec } from '../validate.js';
-import { optBool, optObject, PAGING, type Paging, reqStr, strList } from './fields.js';
+import { optBool, optObject, PAGING, type Paging, reqStr, type SortBy, strList } from './fields.js';
 import { rowDigest, writeTable } from './object-writes.js';
-import { page, sortRecords } from './query-expr.js';
+import { getPath, page } from './query-expr.js';
 import type { StoredTable, TableRow } from './types.js';
 
 const row = { type: 'object', required: true } as const;
@@ -28,7 +28,7 @@ function needTable(ctx: DevContext, projectId: string, digest: string): StoredTa
 }
 
 /**
- * The rows a table query selects: filter by row digest, sort by `val.<field>` paths (as the service does), page.
+ * The rows a table query selects: filter by row digest, sort (see {@link sortRows}), page.
  * A digest that names no table has no rows: the service's query then simply finds none.
  */
 function queryRows(ctx: DevContext, body: TableQueryReq): TableRow[] {
@@ -36,8 +36,35 @@ function queryRows(ctx: DevContext, body: TableQueryReq): TableRow[] {
   const rows = (ctx.store.table(body.project_id, body.digest)?.rows ?? [])
     .map((r, i) => ({ digest: r.digest, val: r.val, original_index: i }))
     .filter((r) => !wanted || wanted.includes(r.digest));
-  const sortBy = body.sort_by?.map((s) => ({ field: s.field.startsWith('val.') ? s.field : `val.${s.field}`, direction: s.direction }));
-  return page(sortRecords(rows, sortBy), body.limit, body.offset);
+  return page(sortRows(rows, body.sort_by ?? []), body.limit, body.offset);
+}
+
+/**
+ * A row value's sort key as the service orders rows (`json_extract` of the path into the row, sorted by
+ * storage class): nothing or null first, then numbers (a bool as 1 or 0), then text (an object or list as
+ * its JSON).
+ */
+function rowKey(val: unknown, field: string): [number, number | string] {
+  const value = getPath(val, field);
+  if (value === null || value === undefined) return [0, 0];
+  if (typeof value === 'number' || typeof value === 'boolean') return [1, Number(value)];
+  return [2, typeof value === 'string' ? value : JSON.stringify(value)];
+}
+
+/**
+ * Rows in the order of `sort_by`, each field a dot path into the row's value (`col_a.prop_b`, as the
+ * service's `TableQueryReq` documents it), descending the whole order turned; stable, so ties keep the
+ * table's order.
+ */
+function sortRows(rows: TableRow[], sortBy: SortBy[]): TableRow[] {
+  const compare = ([ra, a]: [number, number | string], [rb, b]: [number, number | string]) => (ra !== rb ? ra - rb : a === b ? 0 : a < b ? -1 : 1);
+  return [...rows].sort((x, y) => {
+    for (const { field, direction } of sortBy) {
+      const order = compare(rowKey(x.val, field), rowKey(y.val, field));
+      if (order !== 0) return direction === 'desc' ? -order : order;
+    }
+    return 0;
+  });
 }
 
 /**
