@@ -1,7 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** How a route family words its errors: FastAPI's `{detail}` (trace, training) or OpenAI's `{error}` (chat). */
-export type ErrorStyle = 'fastapi' | 'openai';
+/**
+ * How a service words its errors: FastAPI's `{detail}` (the training service, and any path no route serves), OpenAI's
+ * `{error: {message, type, param, code}}` (chat completions), or the trace service's: its own errors as `{reason}`
+ * (weave's error registry formats every domain error so), its request validation as FastAPI's `{detail: [issues]}`.
+ */
+export type ErrorStyle = 'fastapi' | 'openai' | 'weave';
 
 /** One FastAPI validation issue, as in a 422 `detail` list. */
 export interface ValidationIssue {
@@ -39,6 +44,7 @@ export class HttpError extends Error {
 /** Renders an error body in the given style. */
 export function errorBody(error: HttpError, style: ErrorStyle): unknown {
   if (style === 'fastapi') return { detail: error.detail };
+  if (style === 'weave') return typeof error.detail === 'string' ? { reason: error.detail } : { detail: error.detail };
   return { error: { message: error.message, type: error.openai.type, param: error.openai.param, code: error.openai.code } };
 }
 

@@ -132,22 +132,24 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
   const localOnly = isLoopbackUrl(`http://${host.includes(':') ? `[${host}]` : host}`);
   const router = new Router(bearerAuth(options.apiKey), options.maxBodyBytes ?? 32 * 1024 * 1024, localOnly, log);
   const served: Route[] = [
-    ...infoRoutes(context),
-    otelRoute(context),
-    ...callRoutes(context),
-    ...callUsageRoutes(context),
-    ...objectRoutes(context),
-    ...objectLabelRoutes(context),
-    ...tableRoutes(context),
-    ...refRoutes(context),
-    ...feedbackRoutes(context),
-    ...fileRoutes(context),
-    ...threadRoutes(context),
-    ...costRoutes(context),
-    ...annotationQueueRoutes(annotationQueues),
-    ...annotationItemRoutes(context, annotationQueues),
-    ...v2ObjectRoutes(context),
-    ...v2EvaluationRecordRoutes(context),
+    ...traceService([
+      ...infoRoutes(context),
+      otelRoute(context),
+      ...callRoutes(context),
+      ...callUsageRoutes(context),
+      ...objectRoutes(context),
+      ...objectLabelRoutes(context),
+      ...tableRoutes(context),
+      ...refRoutes(context),
+      ...feedbackRoutes(context),
+      ...fileRoutes(context),
+      ...threadRoutes(context),
+      ...costRoutes(context),
+      ...annotationQueueRoutes(annotationQueues),
+      ...annotationItemRoutes(context, annotationQueues),
+      ...v2ObjectRoutes(context),
+      ...v2EvaluationRecordRoutes(context),
+    ]),
     ...chatRoutes(),
     ...trainingRoutes(training, DEFAULT_LOCAL_PROJECT.split('/')[0]!),
   ];
@@ -192,4 +194,9 @@ export async function startDevService(options: DevServiceOptions = {}): Promise<
       return closed;
     },
   };
+}
+
+/** The trace service's routes, its errors worded as it words them (see {@link ErrorStyle}). */
+function traceService(routes: Route[]): Route[] {
+  return routes.map((route) => ({ errors: 'weave', ...route }));
 }

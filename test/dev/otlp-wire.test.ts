@@ -100,7 +100,7 @@ describe('weft dev: POST /otel/v1/traces on the wire', () => {
     for (const [encoding, body] of [['gzip', gzipSync(inflated)], ['deflate', deflateSync(inflated)]] as const) {
       expect(body.length).toBeLessThan(1024);
       const res = await exportTo(dev.url, body, { 'content-encoding': encoding });
-      expect([encoding, res.status, res.body.detail]).toEqual([
+      expect([encoding, res.status, res.body.reason]).toEqual([
         encoding,
         413,
         'Request body decompresses to more than the limit of 65536 bytes.',
@@ -118,7 +118,7 @@ describe('weft dev: POST /otel/v1/traces on the wire', () => {
     const dev = await devService();
     const res = await exportTo(dev.url, Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]));
     expect(res.status).toBe(400);
-    expect(res.body.detail).toMatch(/^Could not decode the OTLP export/);
+    expect(res.body.reason).toMatch(/^Could not decode the OTLP export/);
   });
 
   it('answers 400 for a field numbered 0, which protobuf does not allow, at the top or nested', async () => {
@@ -130,7 +130,7 @@ describe('weft dev: POST /otel/v1/traces on the wire', () => {
     };
     for (const [name, body] of Object.entries(bodies)) {
       const res = await exportTo(dev.url, body);
-      expect([name, res.status, res.body.detail]).toEqual([name, 400, expect.stringMatching(/invalid field number 0/)]);
+      expect([name, res.status, res.body.reason]).toEqual([name, 400, expect.stringMatching(/invalid field number 0/)]);
     }
   });
 
@@ -138,6 +138,6 @@ describe('weft dev: POST /otel/v1/traces on the wire', () => {
     const dev = await devService();
     const res = await exportTo(dev.url, Buffer.from('{"resourceSpans":[]}'), { 'content-type': 'application/json' });
     expect(res.status).toBe(415);
-    expect(res.body.detail).toMatch(/application\/x-protobuf/);
+    expect(res.body.reason).toMatch(/application\/x-protobuf/);
   });
 });

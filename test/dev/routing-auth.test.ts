@@ -19,7 +19,8 @@ describe('weft dev: routing and bad input', () => {
       const concrete = path.replace(/\{[^}]+\}/g, 'x');
       const res = await fetch(`${dev.url}${concrete}`, { method });
       expect([200, 400, 404, 415, 422, 501], `${method} ${path} → ${res.status}`).toContain(res.status);
-      if (res.status === 404) expect(((await res.json()) as Json).detail, `${method} ${path}`).not.toMatch(/not a route/);
+      // A 404 of a route that serves the path (a trace route's `reason`), not the router's for a path it does not know.
+      if (res.status === 404) expect(JSON.stringify(await res.json()), `${method} ${path}`).not.toMatch(/not a route/);
       else await res.arrayBuffer();
     }
   });
@@ -33,7 +34,7 @@ describe('weft dev: routing and bad input', () => {
       'content-type': 'text/plain',
     });
     expect(forged.status).toBe(415);
-    expect(forged.body.detail).toContain('Content-Type: application/json');
+    expect(forged.body.reason).toContain('Content-Type: application/json');
     const read = await post(dev.url, '/calls/query_stats', { project_id: 'team/proj' });
     expect(read.body).toMatchObject({ count: 1 });
   });

@@ -149,8 +149,8 @@ describe('weft dev: queries the service refuses', () => {
   it('refuses an empty $and or $or with a 400, and an $expr that is no operation with a 422', async () => {
     const dev = await devService();
     const ask = (expr: unknown) => post(dev.url, '/calls/stream_query', { project_id: 'team/proj', query: { $expr: expr } });
-    expect(await ask({ $and: [] })).toMatchObject({ status: 400, body: { detail: 'Empty AND operation' } });
-    expect(await ask({ $or: [] })).toMatchObject({ status: 400, body: { detail: 'Empty OR operation' } });
+    expect(await ask({ $and: [] })).toMatchObject({ status: 400, body: { reason: 'Empty AND operation' } });
+    expect(await ask({ $or: [] })).toMatchObject({ status: 400, body: { reason: 'Empty OR operation' } });
     expect((await ask({ $literal: true })).status).toBe(422);
   });
 });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { WeftNotFoundError } from 'weft';
+import { devClient } from './client-support.js';
 import { devService, type Json, post } from './support.js';
 
 const P = 'team/proj';
@@ -23,7 +25,15 @@ describe('weft dev: objects, tables, feedback and files', () => {
     const dev = await devService();
     const res = await post(dev.url, '/obj/read', { project_id: P, object_id: 'nope', digest: 'latest' });
     expect(res.status).toBe(404);
-    expect(res.body.detail).toMatch(/nope/);
+    expect(res.body.reason).toMatch(/nope/);
+  });
+
+  it("answers its own errors as the trace service does, {reason}, which weft's client reads as the message", async () => {
+    const { client } = await devClient();
+    const error = await client.trace.objs.read({ object_id: 'nope', digest: 'latest' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WeftNotFoundError);
+    expect((error as WeftNotFoundError).serverMessage).toMatch(/nope/);
+    expect((error as WeftNotFoundError).body).toEqual({ reason: (error as WeftNotFoundError).serverMessage });
   });
 
   it('queries objects by id, latest only and op kind', async () => {

@@ -30,7 +30,8 @@ const MAX_LISTED_ISSUES = 5;
 
 /**
  * Replaces `secrets` (the API key) wherever they occur in the body, in case a server echoes a header back in its
- * error body, then reads the three error shapes weft's services send (FastAPI, OpenAI-style, and plain text).
+ * error body, then reads the error shapes weft's services send (FastAPI's, OpenAI's, the trace service's `{reason}`,
+ * and plain text).
  * Replaced first, before the message is cut to its length: a cut through the key would leave a part no redaction
  * finds. Every field read from the body (the OpenAI-style `type` and `code` too) comes from the redacted body.
  */
@@ -63,6 +64,9 @@ function readShape(body: unknown, status: number): Omit<ParsedErrorBody, 'body'>
       };
     }
   }
+  // The trace service's own errors (a 400, 403, 404 of its error registry): `{reason}`, with fields of the error's
+  // kind beside it (a deleted object's `deleted_at`), so the whole body is the detail.
+  if (typeof record.reason === 'string') return { message: truncate(record.reason), detail: body, ...none };
   if (typeof record.message === 'string') return { message: truncate(record.message), detail: body, ...none };
   return { message: truncate(JSON.stringify(body)), detail: body, ...none };
 }

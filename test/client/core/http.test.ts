@@ -394,6 +394,15 @@ describe('errors', () => {
     expect(error.code).toBe('quota');
   });
 
+  it("reads the trace service's {reason} body into the message, keeping the fields beside it", async () => {
+    server.handle((_req, res) => sendJson(res, 404, { reason: 'Object deleted', deleted_at: '2026-01-01T00:00:00+00:00' }));
+    const error = (await core.request({ method: 'POST', path: '/obj/read', body: {} }).catch((e: unknown) => e)) as WeftApiError;
+    expect(error).toBeInstanceOf(WeftNotFoundError);
+    expect(error.serverMessage).toBe('Object deleted');
+    expect(error.message).toContain('Object deleted');
+    expect(error.detail).toEqual({ reason: 'Object deleted', deleted_at: '2026-01-01T00:00:00+00:00' });
+  });
+
   it('uses a plain-text error body as the message', async () => {
     server.handle((_req, res) => res.writeHead(500, { 'content-type': 'text/plain' }).end('upstream exploded'));
     const error = (await core.request({ method: 'POST', path: '/x', body: {} }).catch((e: unknown) => e)) as WeftApiError;
