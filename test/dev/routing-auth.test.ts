@@ -2,7 +2,7 @@ import { request as rawRequest } from 'node:http';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { SPEC_PATHS } from 'weft/dev';
-import { devService, get, type Json, post, request, startBody } from './support.js';
+import { devService, get, post, request, startBody } from './support.js';
 
 describe('weft dev: routing and bad input', () => {
   it('answers 501 with a body naming the operation for a spec path it does not serve', async () => {
