@@ -115,6 +115,7 @@ export interface CallReadRes {
 export interface CallUpdateReq {
   project_id: string;
   call_id: string;
+  /** The only field an update changes: the service refuses an update without it (400). */
   display_name?: string | undefined;
 }
 /** The answer of POST /call/update. */

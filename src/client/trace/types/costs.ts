@@ -49,7 +49,10 @@ export interface CostQueryRes {
   results: CostQueryOutput[];
 }
 
-/** POST /cost/purge: deletes the prices matching `query`. */
+/**
+ * POST /cost/purge: deletes the prices `query` names by id, the only purge the service takes: an `$eq` or `$in` of
+ * `id` with string literals, or an `$or` of `$eq`s (any other query is a 400).
+ */
 export interface CostPurgeReq {
   project_id: string;
   query: Query;

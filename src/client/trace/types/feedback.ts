@@ -61,7 +61,10 @@ export interface FeedbackReplaceReq extends FeedbackCreateReq {
 /** The answer of POST /feedback/replace. */
 export type FeedbackReplaceRes = FeedbackCreateRes;
 
-/** POST /feedback/purge: deletes the feedback matching `query`. */
+/**
+ * POST /feedback/purge: deletes the feedback `query` names by id, the only purge the service takes: an `$eq` of `id`
+ * with a string literal, or an `$or` of them (any other query is a 400).
+ */
 export interface FeedbackPurgeReq {
   project_id: string;
   query: Query;

@@ -1,4 +1,7 @@
-/** POST /refs/read_batch: resolves `weave:///…` refs to their values. No `project_id`: refs carry it. */
+/**
+ * POST /refs/read_batch: resolves `weave:///…` refs of objects and ops to their values, by exact digest (not
+ * `latest`, nor a table's or a call's ref: a 400), following a path after the digest. No `project_id`: refs carry it.
+ */
 export interface RefsReadBatchReq {
   refs: string[];
 }
