@@ -10,7 +10,7 @@ export class Costs extends TraceResource {
     return this.json('POST', '/cost/create', { body: this.scoped(req), retry: 'once' }, options);
   }
 
-  /** Deletes the prices a query matches. POST /cost/purge */
+  /** Deletes the prices a query names by id (the only purge the service takes). POST /cost/purge */
   async purge(req: ProjectScoped<CostPurgeReq>, options?: CallOptions): Promise<CostPurgeRes> {
     return this.json('POST', '/cost/purge', { body: this.scoped(req), retry: 'once' }, options);
   }

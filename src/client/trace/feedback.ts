@@ -36,7 +36,7 @@ export class Feedback extends TraceResource {
     return this.json('POST', '/feedback/payload_schema', { body: this.scoped(req), retry: 'idempotent' }, options);
   }
 
-  /** Deletes the feedback a query matches. POST /feedback/purge */
+  /** Deletes the feedback a query names by id (the only purge the service takes). POST /feedback/purge */
   async purge(req: ProjectScoped<FeedbackPurgeReq>, options?: CallOptions): Promise<FeedbackPurgeRes> {
     return this.json('POST', '/feedback/purge', { body: this.scoped(req), retry: 'once' }, options);
   }
