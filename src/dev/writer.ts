@@ -27,7 +27,9 @@ function supersededBy(stores: DevStores, record: DevRecord): number {
     case 'calls_delete':
       return 1 + (record.call_ids?.length ?? 0);
     case 'obj_delete':
-      return 1 + (record.digests?.length ?? 1);
+      // Deleted versions stay (soft-deleted), so only the deletion's own line is dead: compaction folds it
+      // into the versions' records.
+      return 1;
     case 'training_checkpoints_delete':
       return 1 + (record.steps?.length ?? 0);
     case 'training_model_delete':

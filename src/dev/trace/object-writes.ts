@@ -103,7 +103,8 @@ export function deleteObjectVersions(ctx: DevContext, versions: ObjSchema[], dig
     throw new HttpError(404, `Delete request contains ${new Set(digests).size} digests, but found ${doomed.length} objects to delete.`);
   }
   const gone = doomed.map((v) => v.digest);
-  ctx.write({ kind: 'obj_delete', project_id: first.project_id, object_id: first.object_id, digests: gone });
+  // Soft: the versions stay, stamped with when they went (see TraceStore.deleteObject).
+  ctx.write({ kind: 'obj_delete', project_id: first.project_id, object_id: first.object_id, digests: gone, deleted_at: new Date().toISOString() });
   new ObjectLabels(ctx).dropVersions(first.project_id, first.object_id, gone);
   return doomed.length;
 }

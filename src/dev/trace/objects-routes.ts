@@ -2,6 +2,7 @@ import type { DevContext } from '../context.js';
 import { HttpError, sendJson } from '../http.js';
 import type { Route } from '../router.js';
 import { checkBody, type ObjectSpec } from '../validate.js';
+import { answeredDeleted } from './deleted-objects.js';
 import { ObjectLabels } from './object-labels.js';
 import { deleteObjectVersions, writeObject } from './object-writes.js';
 import { page, sortRecords } from './query-expr.js';
@@ -132,8 +133,10 @@ export function objectRoutes(ctx: DevContext): Route[] {
           await c.json(),
           READ_SPEC,
         );
-        const found = ctx.store.objectVersion(body.project_id, body.object_id, labels.resolve(body.project_id, body.object_id, body.digest));
+        // Deleted versions are found too: the service reads them to answer "deleted", not "not found".
+        const found = ctx.store.objectVersion(body.project_id, body.object_id, labels.resolve(body.project_id, body.object_id, body.digest), true);
         if (!found) throw new HttpError(404, `Obj ${body.object_id}:${body.digest} not found`);
+        if (answeredDeleted(c.res, found)) return;
         sendJson(c.res, 200, { obj: answered(found, body.metadata_only, false) });
       },
     },

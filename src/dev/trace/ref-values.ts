@@ -59,12 +59,16 @@ export function followExtra(val: unknown, extra: string[], reader: RefReader): u
 export class RefValues implements RefReader {
   constructor(private readonly ctx: DevContext) {}
 
-  /** The value of `<object id>:<digest>` in a project, and whether that version is stored. */
+  /**
+   * The value of `<object id>:<digest>` in a project, and whether that version is stored. A deleted version is
+   * found, with the value null: the service reads a deleted version's ref as null, not as a missing one.
+   */
   root(projectId: string, name: string): { found: boolean; val?: unknown } {
     const at = name.lastIndexOf(':');
     const [objectId, digest] = at < 0 ? [name, ''] : [name.slice(0, at), name.slice(at + 1)];
-    const version = this.ctx.store.objectVersions(projectId, objectId).find((v) => v.digest === digest);
-    return version ? { found: true, val: version.val } : { found: false };
+    const version = this.ctx.store.allObjectVersions(projectId, objectId).find((v) => v.digest === digest);
+    if (!version) return { found: false };
+    return { found: true, val: version.deleted_at == null ? version.val : null };
   }
 
   objectRef(ref: string): unknown {

@@ -12,8 +12,7 @@ const unreadable = (message: string) => new HttpError(400, message);
  * `/refs/read_batch`: the value behind each object or op ref, in order, followed along any
  * `attr`/`key`/`index`/`id` path, as the service reads them (clickhouse_trace_server_batched,
  * `refs_read_batch`): by exact digest only (`latest` is a 400, and an alias or `v<N>` is no digest), and a
- * digest that names no version a 404 for the whole batch (the service reads a deleted version as null; weft dev
- * forgets deleted versions, so they are such digests). Call and table refs are not read (a 400): a call is
+ * digest that names no version a 404 for the whole batch, while a deleted version reads as null. Call and table refs are not read (a 400): a call is
  * read with `/call/read`, a table with `/table/query`.
  */
 export function refRoutes(ctx: DevContext): Route[] {

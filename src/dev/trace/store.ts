@@ -13,7 +13,8 @@ export type Mutation =
   | { kind: 'calls_delete'; project_id: string; call_ids: string[] }
   // A snapshot keeps version_index, so that compacting the log after a deletion leaves `v<N>` unchanged.
   | { kind: 'obj'; obj: Omit<ObjSchema, 'version_index' | 'is_latest'> & { version_index?: number } }
-  | { kind: 'obj_delete'; project_id: string; object_id: string; digests: string[] | null }
+  // `deleted_at` is when the versions were deleted (absent in logs written before deletions were soft).
+  | { kind: 'obj_delete'; project_id: string; object_id: string; digests: string[] | null; deleted_at?: string }
   | { kind: 'table'; table: StoredTable }
   | { kind: 'feedback'; feedback: Feedback }
   | { kind: 'feedback_delete'; project_id: string; ids: string[] }
@@ -75,7 +76,7 @@ export class TraceStore {
         this.putObject(mutation.obj);
         break;
       case 'obj_delete':
-        this.deleteObject(mutation.project_id, mutation.object_id, mutation.digests);
+        this.deleteObject(mutation.project_id, mutation.object_id, mutation.digests, mutation.deleted_at ?? new Date().toISOString());
         break;
       case 'table':
         this.putTable(mutation.table);
@@ -193,25 +194,31 @@ export class TraceStore {
 
   private putObject({ version_index, ...obj }: Omit<ObjSchema, 'version_index' | 'is_latest'> & { version_index?: number }): void {
     const objKey = key(obj.project_id, obj.object_id);
-    const versions = this.objects.get(objKey) ?? [];
-    if (versions.some((v) => v.digest === obj.digest)) return;
-    for (const v of versions) v.is_latest = 0;
-    // Indexes keep counting after a deletion, so that `v<N>` never names two different versions.
-    const last = versions[versions.length - 1];
-    versions.push({ ...obj, version_index: version_index ?? (last ? last.version_index + 1 : 0), is_latest: 1 });
+    let versions = this.objects.get(objKey) ?? [];
+    const same = versions.find((v) => v.digest === obj.digest);
+    if (same && same.deleted_at == null) return;
+    // The service re-creates a deleted version as a new one (its sqlite store overwrites the row with the next
+    // index and no deleted_at; ClickHouse inserts a newer row), so the tombstone gives way to it.
+    if (same) versions = versions.filter((v) => v !== same);
+    // Indexes keep counting past deleted versions (the service numbers every version, deleted or not), so
+    // `v<N>` never names two different versions.
+    const next = versions.reduce((n, v) => Math.max(n, v.version_index + 1), 0);
+    versions.push({ ...obj, deleted_at: obj.deleted_at ?? null, version_index: version_index ?? next, is_latest: 0 });
+    markLatest(versions);
     this.objects.set(objKey, versions);
   }
 
-  private deleteObject(projectId: string, objectId: string, digests: string[] | null): void {
-    const objKey = key(projectId, objectId);
-    const kept = (this.objects.get(objKey) ?? []).filter((v) => digests !== null && !digests.includes(v.digest));
-    if (kept.length === 0) {
-      this.objects.delete(objKey);
-      return;
+  /**
+   * Soft-deletes versions, as the service does: they stay stored with `deleted_at` set, so that reading one
+   * answers "deleted" (not "not found") and their indexes are not reused; queries leave them out.
+   */
+  private deleteObject(projectId: string, objectId: string, digests: string[] | null, deletedAt: string): void {
+    const versions = this.objects.get(key(projectId, objectId));
+    if (!versions) return;
+    for (const v of versions) {
+      if (v.deleted_at == null && (digests === null || digests.includes(v.digest))) v.deleted_at = deletedAt;
     }
-    for (const v of kept) v.is_latest = 0;
-    kept[kept.length - 1]!.is_latest = 1;
-    this.objects.set(objKey, kept);
+    markLatest(versions);
   }
 
   /** Every stored (started) call of a project, oldest write first. */
@@ -236,24 +243,33 @@ export class TraceStore {
     return this.traces.size;
   }
 
-  /** Every version of one object, oldest first. */
+  /** Every live (not deleted) version of one object, oldest first. */
   objectVersions(projectId: string, objectId: string): ObjSchema[] {
+    return this.allObjectVersions(projectId, objectId).filter((v) => v.deleted_at == null);
+  }
+
+  /** Every version of one object, deleted ones included, oldest first. */
+  allObjectVersions(projectId: string, objectId: string): ObjSchema[] {
     return this.objects.get(key(projectId, objectId)) ?? [];
   }
 
-  /** One version of an object by digest, `latest` or `v<N>`; undefined when there is none. */
-  objectVersion(projectId: string, objectId: string, digest: string): ObjSchema | undefined {
-    const versions = this.objectVersions(projectId, objectId);
+  /**
+   * One version of an object by digest, `latest` or `v<N>`; undefined when there is none. Deleted versions
+   * count only with `includeDeleted` (reads, which answer a deleted version as such; not alias or tag writes,
+   * which the service refuses on a deleted version as on a missing one).
+   */
+  objectVersion(projectId: string, objectId: string, digest: string, includeDeleted = false): ObjSchema | undefined {
+    const versions = includeDeleted ? this.allObjectVersions(projectId, objectId) : this.objectVersions(projectId, objectId);
     if (digest === 'latest') return versions.find((v) => v.is_latest === 1);
     const index = /^v(\d+)$/.exec(digest)?.[1];
     if (index !== undefined) return versions.find((v) => v.version_index === Number(index));
     return versions.find((v) => v.digest === digest);
   }
 
-  /** Every version of every object of a project. */
+  /** Every live version of every object of a project. */
   *projectObjects(projectId: string): Iterable<ObjSchema> {
     for (const versions of this.objects.values()) {
-      for (const v of versions) if (v.project_id === projectId) yield v;
+      for (const v of versions) if (v.project_id === projectId && v.deleted_at == null) yield v;
     }
   }
 
@@ -309,6 +325,17 @@ export class TraceStore {
     }
     for (const end of this.pendingEnds.values()) yield { kind: 'call_end', end };
   }
+}
+
+/**
+ * Marks the one latest version as the service's ClickHouse store ranks them: the newest live version, or the
+ * newest of all when every version is deleted (so that `latest` then reads as deleted, not as missing).
+ */
+function markLatest(versions: ObjSchema[]): void {
+  for (const v of versions) v.is_latest = 0;
+  const live = versions.filter((v) => v.deleted_at == null);
+  const latest = (live.length > 0 ? live : versions).at(-1);
+  if (latest) latest.is_latest = 1;
 }
 
 function applyEnd(call: CallSchema, end: EndedCall): void {

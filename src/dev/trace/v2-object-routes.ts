@@ -2,6 +2,7 @@ import type { DevContext } from '../context.js';
 import { HttpError, sendJson, sendJsonl } from '../http.js';
 import type { Route } from '../router.js';
 import { checkBody } from '../validate.js';
+import { answeredDeleted } from './deleted-objects.js';
 import { deleteObjectVersions, writeObject } from './object-writes.js';
 import type { ObjSchema } from './types.js';
 import { V2_OBJECT_KINDS, type V2ObjectKind } from './v2-object-kinds.js';
@@ -41,8 +42,10 @@ function routesFor(ctx: DevContext, kind: V2ObjectKind): Route[] {
       path: `${base}/{object_id}/versions/{digest}`,
       handler: (c) => {
         const projectId = v2Project(c);
-        const found = ctx.store.objectVersion(projectId, c.params.object_id!, c.params.digest!);
+        // The v2 reads go through the service's obj_read, so a deleted version answers "deleted" here too.
+        const found = ctx.store.objectVersion(projectId, c.params.object_id!, c.params.digest!, true);
         if (!found || !kind.holds(found)) throw new HttpError(404, `${kind.noun} ${c.params.object_id}:${c.params.digest} not found in project ${projectId}.`);
+        if (answeredDeleted(c.res, found)) return;
         sendJson(c.res, 200, present(ctx, kind, found));
       },
     },
