@@ -25,9 +25,9 @@ function jsonText(value: unknown): string {
  * then as text; a plain column by its value. Each key's null sorts last in either direction (ClickHouse's
  * `NULLS LAST`), so a running call's `ended_at` or latency, or a call without the path, comes after the rest.
  */
-function keys(call: CallSchema, field: string): { key: Key; directed: boolean }[] {
+function keys(call: CallSchema, field: string, jsonPath: (path: string) => boolean): { key: Key; directed: boolean }[] {
   const value = getPath(call, field);
-  if (!callJsonPath(field)) return [{ key: plainKey(value), directed: true }];
+  if (!jsonPath(field)) return [{ key: plainKey(value), directed: true }];
   const exists = value !== null && value !== undefined;
   const text = exists ? jsonText(value) : '';
   const number = text.trim() === '' ? Number.NaN : Number(text);
@@ -46,9 +46,12 @@ function compareKeys(a: Key, b: Key): number {
   return a < b ? -1 : 1;
 }
 
-/** Calls in the order of `sortBy` (stable), the service's way; see {@link keys}. */
-export function sortCalls(calls: CallSchema[], sortBy: SortBy[]): CallSchema[] {
-  const keyed = calls.map((call) => ({ call, keys: sortBy.map((s) => keys(call, s.field)) }));
+/**
+ * Calls in the order of `sortBy` (stable), the service's way; see {@link keys}. `jsonPath` tells the fields
+ * read as JSON_VALUE text (by default the call's stored JSON).
+ */
+export function sortCalls(calls: CallSchema[], sortBy: SortBy[], jsonPath: (path: string) => boolean = callJsonPath): CallSchema[] {
+  const keyed = calls.map((call) => ({ call, keys: sortBy.map((s) => keys(call, s.field, jsonPath)) }));
   keyed.sort((x, y) => {
     for (let t = 0; t < sortBy.length; t++) {
       const [xs, ys] = [x.keys[t]!, y.keys[t]!];

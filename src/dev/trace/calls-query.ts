@@ -1,7 +1,8 @@
 import { callJsonPath } from './call-json-paths.js';
 import { sortCalls } from './calls-order.js';
 import { matchesQuery, page } from './query-expr.js';
-import type { CallSchema, CallsFilter, SortBy } from './types.js';
+import { FeedbackFields } from './feedback-fields.js';
+import type { CallSchema, CallsFilter, Feedback, SortBy } from './types.js';
 
 function within(list: string[] | undefined, value: string | null | undefined): boolean {
   return list === undefined || (value !== null && value !== undefined && list.includes(value));
@@ -56,23 +57,32 @@ export interface CallsSelection {
   sort_by?: SortBy[];
   limit?: number;
   offset?: number;
+  /** A call's feedback, oldest first: what `feedback.[<type>]...` fields read (none when not given). */
+  feedbackOf?: (call: CallSchema) => Feedback[];
 }
+
+// What a query reads as JSON_VALUE text: the call's stored JSON, and the feedback payload paths.
+const jsonPath = (path: string): boolean => callJsonPath(path) || FeedbackFields.jsonPath(path);
 
 /**
  * Selects calls: filter, then query expression, then sort (default: `started_at` ascending, the order a
- * trace is read in), then offset and limit.
+ * trace is read in), then offset and limit. Feedback fields are read from the records given their values
+ * (see feedback-fields.ts); the calls come back as given.
  */
 export function selectCalls(calls: Iterable<CallSchema>, selection: CallsSelection): CallSchema[] {
+  const feedback = new FeedbackFields(selection.query, selection.sort_by);
   // The service compiles the query before it reads a call, so a malformed one is refused in an empty project
   // too: reading it once against an empty call does that.
-  matchesQuery(selection.query, {}, callJsonPath);
-  const kept = [...calls].filter((c) => matchesFilter(c, selection.filter) && matchesQuery(selection.query, c, callJsonPath));
-  const sortBy = selection.sort_by?.length ? selection.sort_by : [{ field: 'started_at', direction: 'asc' as const }];
+  matchesQuery(feedback.query, {}, jsonPath);
+  const records = new Map<CallSchema, CallSchema>();
+  for (const call of calls) records.set(feedback.used ? feedback.withValues(call, selection.feedbackOf?.(call) ?? []) : call, call);
+  const kept = [...records.keys()].filter((c) => matchesFilter(c, selection.filter) && matchesQuery(feedback.query, c, jsonPath));
+  const sortBy = feedback.sortBy?.length ? feedback.sortBy : [{ field: 'started_at', direction: 'asc' as const }];
   // OTel SDKs stamp span starts in whole milliseconds, so siblings often tie on started_at; the one that
   // ended first started first (sequential calls), so ties are broken by ended_at in the same direction.
   const first = sortBy[0]!;
   const tieBreak = first.field === 'started_at' ? [{ field: 'ended_at', direction: first.direction }] : [];
-  return page(sortCalls(kept, [...sortBy, ...tieBreak]), selection.limit, selection.offset);
+  return page(sortCalls(kept, [...sortBy, ...tieBreak], jsonPath), selection.limit, selection.offset).map((r) => records.get(r)!);
 }
 
 // The columns every answer carries, asked for or not (the service's required columns).

@@ -137,6 +137,15 @@ function feedbackByCall(ctx: DevContext, projectId: string): Map<string, Feedbac
   return groupBy(ctx.store.projectFeedback(projectId), (f) => /\/call\/([^/]+)$/.exec(f.weave_ref)?.[1]);
 }
 
+/** A call's feedback, oldest first, grouped only once asked for (most queries read no feedback field). */
+function lazyFeedback(ctx: DevContext, projectId: string): (call: CallSchema) => Feedback[] {
+  let byCall: Map<string, Feedback[]> | undefined;
+  return (call) => {
+    byCall ??= feedbackByCall(ctx, projectId);
+    return byCall.get(call.id) ?? [];
+  };
+}
+
 /** The call routes: write (start, end, batch, rename, delete) and read (read, stream query, stats), with costs and feedback on request. */
 export function callRoutes(ctx: DevContext): Route[] {
   const costs = costCollection(ctx);
@@ -254,6 +263,7 @@ export function callRoutes(ctx: DevContext): Route[] {
           sort_by: body.sort_by ?? undefined,
           limit: body.limit ?? undefined,
           offset: body.offset ?? undefined,
+          feedbackOf: lazyFeedback(ctx, body.project_id),
         });
         const answered = body.return_expanded_column_values === false ? selected.map((call) => expanded.get(call)!) : selected;
         sendJsonl(
@@ -274,6 +284,7 @@ export function callRoutes(ctx: DevContext): Route[] {
           filter: body.filter ?? undefined,
           query: body.query ?? undefined,
           limit: body.limit ?? undefined,
+          feedbackOf: lazyFeedback(ctx, body.project_id),
         });
         // The total counts each selected trace root's whole trace, as the service sums it.
         const total = body.include_total_storage_size
