@@ -2,7 +2,7 @@ import type { DevContext } from '../context.js';
 import { HttpError } from '../http.js';
 import { canonicalJson, contentDigest } from '../ids.js';
 import { ObjectLabels } from './object-labels.js';
-import type { ObjSchema } from './types.js';
+import type { ObjSchema, StoredTable } from './types.js';
 
 // An op is stored as a custom weave type whose weave_type is "Op" (how the SDKs save op source).
 function isOp(val: unknown): boolean {
@@ -67,10 +67,18 @@ export function rowDigest(val: unknown): string {
 
 /** Stores a table; rows are content-addressed and the table's digest is the digest of its row digests. */
 export function writeTable(ctx: DevContext, projectId: string, rows: unknown[]): { digest: string; row_digests: string[] } {
-  const stored = rows.map((val) => ({ digest: rowDigest(val), val }));
-  const digest = contentDigest(stored.map((r) => r.digest).join(','));
-  ctx.write({ kind: 'table', table: { project_id: projectId, digest, rows: stored } });
-  return { digest, row_digests: stored.map((r) => r.digest) };
+  return writeTableRows(
+    ctx,
+    projectId,
+    rows.map((val) => ({ digest: rowDigest(val), val })),
+  );
+}
+
+/** Stores a table of rows already digested, some perhaps by digest alone (see {@link StoredTable}). */
+export function writeTableRows(ctx: DevContext, projectId: string, rows: StoredTable['rows']): { digest: string; row_digests: string[] } {
+  const digest = contentDigest(rows.map((r) => r.digest).join(','));
+  ctx.write({ kind: 'table', table: { project_id: projectId, digest, rows } });
+  return { digest, row_digests: rows.map((r) => r.digest) };
 }
 
 /** Stores a file, addressed by the SHA-256 of its bytes, and returns its digest. */

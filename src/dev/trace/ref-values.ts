@@ -81,6 +81,7 @@ export class RefValues implements RefReader {
   tableRow(tableRef: string, rowDigest: string): unknown {
     const p = parseRef(tableRef);
     const table = p?.kind === 'table' ? this.ctx.store.table(p.projectId, p.name) : undefined;
-    return table?.rows.find((r) => r.digest === rowDigest)?.val;
+    const row = table?.rows.find((r) => r.digest === rowDigest);
+    return row && this.ctx.store.resolveRow(p!.projectId, row)?.val;
   }
 }

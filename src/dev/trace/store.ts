@@ -173,7 +173,7 @@ export class TraceStore {
 
   private putTable(table: StoredTable): void {
     this.tables.set(key(table.project_id, table.digest), table);
-    for (const row of table.rows) this.tableRows.set(key(table.project_id, row.digest), row);
+    for (const row of table.rows) if ('val' in row) this.tableRows.set(key(table.project_id, row.digest), row);
   }
 
   private putFeedback(feedback: Feedback): number {
@@ -281,6 +281,15 @@ export class TraceStore {
   /** A row of any of the project's tables by its digest (rows are content-addressed, so any copy will do). */
   tableRow(projectId: string, rowDigest: string): TableRowData | undefined {
     return this.tableRows.get(key(projectId, rowDigest));
+  }
+
+  /**
+   * A table's row with its value: its own, or, for a row the table names by digest alone, the row of that
+   * digest stored since (the service joins a table's row digests to its rows when it reads); undefined while
+   * there is none, which a read leaves out as the service's join does.
+   */
+  resolveRow(projectId: string, row: StoredTable['rows'][number]): TableRowData | undefined {
+    return 'val' in row ? row : this.tableRow(projectId, row.digest);
   }
 
   /** Every feedback item of a project, oldest first. */

@@ -4,7 +4,7 @@ import { canonicalJson } from '../ids.js';
 import type { Route } from '../router.js';
 import { checkBody, type ObjectSpec } from '../validate.js';
 import { optBool, optObject, PAGING, type Paging, reqStr, type SortBy, strList } from './fields.js';
-import { rowDigest, writeTable } from './object-writes.js';
+import { rowDigest, writeTable, writeTableRows } from './object-writes.js';
 import { getPath, page } from './query-expr.js';
 import type { StoredTable, TableRow } from './types.js';
 
@@ -33,8 +33,13 @@ function needTable(ctx: DevContext, projectId: string, digest: string): StoredTa
  */
 function queryRows(ctx: DevContext, body: TableQueryReq): TableRow[] {
   const wanted = body.filter?.row_digests;
+  // A row named by digest alone reads once a row of that digest is stored, and is left out until then, its
+  // place still counted in original_index (the service's json_each position, joined to its stored rows).
   const rows = (ctx.store.table(body.project_id, body.digest)?.rows ?? [])
-    .map((r, i) => ({ digest: r.digest, val: r.val, original_index: i }))
+    .flatMap((r, i) => {
+      const found = ctx.store.resolveRow(body.project_id, r);
+      return found ? [{ digest: r.digest, val: found.val, original_index: i }] : [];
+    })
     .filter((r) => !wanted || wanted.includes(r.digest));
   return page(sortRows(rows, body.sort_by ?? []), body.limit, body.offset);
 }
@@ -71,7 +76,7 @@ function sortRows(rows: TableRow[], sortBy: SortBy[]): TableRow[] {
  * Applies `/table/update`'s changes in order; returns the new rows and the digest of each row every change
  * touched, in order: the row appended or inserted, and the row popped too (the service's `updated_row_digests`).
  */
-function applyUpdates(base: unknown[], updates: TableUpdate[]): { rows: unknown[]; touched: string[] } {
+function applyUpdates(base: StoredTable['rows'], updates: TableUpdate[]): { rows: StoredTable['rows']; touched: string[] } {
   const rows = [...base];
   const touched: string[] = [];
   updates.forEach((u, i) => {
@@ -84,14 +89,14 @@ function applyUpdates(base: unknown[], updates: TableUpdate[]): { rows: unknown[
       if (at < 0 || at > max) throw new HttpError(400, `Index out of range: updates[${i}].${op}.index is ${at}, not within 0..${max}`);
     };
     if (u.append) {
-      rows.push(u.append.row);
+      rows.push({ digest: rowDigest(u.append.row), val: u.append.row });
       touched.push(rowDigest(u.append.row));
     } else if (u.pop) {
       outOfRange('pop', rows.length - 1, u.pop.index);
-      touched.push(rowDigest(rows.splice(u.pop.index, 1)[0]));
+      touched.push(rows.splice(u.pop.index, 1)[0]!.digest);
     } else if (u.insert) {
       outOfRange('insert', rows.length, u.insert.index);
-      rows.splice(u.insert.index, 0, u.insert.row);
+      rows.splice(u.insert.index, 0, { digest: rowDigest(u.insert.row), val: u.insert.row });
       touched.push(rowDigest(u.insert.row));
     }
   });
@@ -122,10 +127,10 @@ export function tableRoutes(ctx: DevContext): Route[] {
           strict: true,
           fields: { project_id: reqStr, row_digests: { ...strList, required: true } },
         });
-        const rows = body.row_digests.map((d) => ctx.store.tableRow(body.project_id, d));
-        const missing = body.row_digests.filter((_, i) => !rows[i]);
-        if (missing.length > 0) throw new HttpError(404, `Table rows not found in project ${body.project_id}: ${missing.join(', ')}.`);
-        sendJson(c.res, 200, { digest: writeTable(ctx, body.project_id, rows.map((r) => r!.val)).digest });
+        // The service stores the digests as given, checking none (sqlite_trace_server
+        // table_create_from_digests inserts the table row alone): a digest no row has yet is kept, by digest.
+        const rows = body.row_digests.map((digest) => ctx.store.tableRow(body.project_id, digest) ?? { digest });
+        sendJson(c.res, 200, { digest: writeTableRows(ctx, body.project_id, rows).digest });
       },
     },
     {
@@ -149,11 +154,8 @@ export function tableRoutes(ctx: DevContext): Route[] {
           },
         });
         const base = needTable(ctx, body.project_id, body.base_digest);
-        const { rows, touched } = applyUpdates(
-          base.rows.map((r) => r.val),
-          body.updates,
-        );
-        sendJson(c.res, 200, { digest: writeTable(ctx, body.project_id, rows).digest, updated_row_digests: touched });
+        const { rows, touched } = applyUpdates(base.rows, body.updates);
+        sendJson(c.res, 200, { digest: writeTableRows(ctx, body.project_id, rows).digest, updated_row_digests: touched });
       },
     },
     {
@@ -190,7 +192,9 @@ export function tableRoutes(ctx: DevContext): Route[] {
         const tables = (body.digests ?? []).flatMap((digest) => {
           const table = ctx.store.table(body.project_id, digest);
           if (!table) return [];
-          const size = body.include_storage_size ? { storage_size_bytes: table.rows.reduce((n, r) => n + Buffer.byteLength(canonicalJson(r.val)), 0) } : {};
+          // Rows named by digest alone count (the service counts the digests) but weigh nothing until stored.
+          const stored = table.rows.map((r) => ctx.store.resolveRow(body.project_id, r)).filter((r) => r !== undefined);
+          const size = body.include_storage_size ? { storage_size_bytes: stored.reduce((n, r) => n + Buffer.byteLength(canonicalJson(r.val)), 0) } : {};
           return [{ count: table.rows.length, digest, ...size }];
         });
         sendJson(c.res, 200, { tables });

@@ -128,7 +128,11 @@ export interface TableRow {
 export interface StoredTable {
   project_id: string;
   digest: string;
-  rows: { digest: string; val: unknown }[];
+  /**
+   * The rows in order. A row made by digest alone (`/table/create_from_digests` naming a row never stored)
+   * has no `val`: the service keeps its digest and reads the row whenever one of that digest is stored.
+   */
+  rows: { digest: string; val?: unknown }[];
 }
 
 /** `Feedback`. */
