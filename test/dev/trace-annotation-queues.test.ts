@@ -121,6 +121,15 @@ describe('weft dev: annotation queues through the Client', () => {
     expect((await client.trace.annotationQueues.queryItems(id)).items.map((i) => i.call_id)).toEqual(['c1']);
   });
 
+  it('adds calls to a queue id that names no queue, as the service does (it reads no queue first)', async () => {
+    const { client } = await devClient();
+    await calls(client, 'c1');
+    const ghost = '01900000-0000-7000-8000-000000000000';
+    expect(await client.trace.annotationQueues.addCalls(ghost, { call_ids: ['c1'], display_fields: [] })).toEqual({ added_count: 1, duplicates: 0 });
+    // The call is in that queue's items now: adding it again is a duplicate.
+    expect(await client.trace.annotationQueues.addCalls(ghost, { call_ids: ['c1'], display_fields: [] })).toEqual({ added_count: 0, duplicates: 1 });
+  });
+
   it('refuses a queue without scorer_refs with a 422 naming the field', async () => {
     const { client } = await devClient();
     // biome-ignore lint/suspicious/noExplicitAny: the point is a body the types would refuse

@@ -40,10 +40,13 @@ export function annotationItemRoutes(ctx: DevContext, data: AnnotationQueueData)
           strict: true,
           fields: { project_id: reqStr, call_ids: { ...strList, required: true }, display_fields: { ...strList, required: true } },
         });
-        const queue = data.liveQueue(body.project_id, c.params.queue_id!);
-        // As the service counts (annotation_queue_add_calls): the ids already queued are the duplicates, and
-        // an id that names no call is skipped, counted as neither.
-        const queued = new Set(data.queueItems(body.project_id, queue.id).map((i) => i.call_id));
+        // The service reads no queue before adding (annotation_queue_add_calls checks the queue's items for
+        // duplicates, reads the calls and inserts): a queue id that names no queue, or a deleted one, takes
+        // the calls all the same.
+        const queueId = c.params.queue_id!;
+        // As the service counts: the ids already queued are the duplicates, and an id that names no call is
+        // skipped, counted as neither.
+        const queued = new Set(data.queueItems(body.project_id, queueId).map((i) => i.call_id));
         const duplicates = new Set(body.call_ids.filter((id) => queued.has(id))).size;
         let added = 0;
         for (const callId of body.call_ids) {
@@ -54,7 +57,7 @@ export function annotationItemRoutes(ctx: DevContext, data: AnnotationQueueData)
           const item: AnnotationQueueItem = {
             id: uuidv7(),
             project_id: body.project_id,
-            queue_id: queue.id,
+            queue_id: queueId,
             call_id: call.id,
             call_started_at: call.started_at,
             call_ended_at: call.ended_at ?? null,
