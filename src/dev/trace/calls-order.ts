@@ -5,10 +5,15 @@ import type { CallSchema, SortBy } from './types.js';
 
 type Key = bigint | number | string | null;
 
-/** A plain column's sort value: a datetime as its instant, anything else as it is; null when unset. */
-function plainKey(value: unknown): Key {
+/**
+ * A plain column's sort value: a datetime column's (`started_at`, `ended_at`) as its instant, anything else as it is;
+ * null when unset. Only a datetime column is read as one: a text column (`display_name`) is text to the service, and
+ * a `'1970-01-01T00:00:09Z'` among other names read as an instant is no total order (it came before `'5'` by its text
+ * and after it, through a later instant, by its value), so a subset of calls came in another order than the whole.
+ */
+function plainKey(value: unknown, field: string): Key {
   if (value === null || value === undefined) return null;
-  const micros = timestampMicros(value);
+  const micros = field.endsWith('_at') ? timestampMicros(value) : undefined;
   if (micros !== undefined) return micros;
   return typeof value === 'number' || typeof value === 'string' ? value : JSON.stringify(value);
 }
@@ -27,7 +32,7 @@ function jsonText(value: unknown): string {
  */
 function keys(call: CallSchema, field: string, jsonPath: (path: string) => boolean): { key: Key; directed: boolean }[] {
   const value = getPath(call, field);
-  if (!jsonPath(field)) return [{ key: plainKey(value), directed: true }];
+  if (!jsonPath(field)) return [{ key: plainKey(value, field), directed: true }];
   const exists = value !== null && value !== undefined;
   const text = exists ? jsonText(value) : '';
   const number = text.trim() === '' ? Number.NaN : Number(text);
