@@ -116,6 +116,8 @@ export class Router {
         try {
           params = match(route, segments);
         } catch {
+          // The path is this route's but for its encoding: worded as the route words its errors (a trace route's `{reason}`).
+          style = route.errors ?? 'fastapi';
           throw new HttpError(400, 'Malformed percent-encoding in the request path.');
         }
         if (!params) continue;

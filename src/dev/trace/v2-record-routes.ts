@@ -36,8 +36,16 @@ async function bodyIds(c: RequestContext, name: string): Promise<string[]> {
   if ((await c.body()).length === 0) return [];
   const raw = await c.json();
   const list = { [name]: { ...strList, nullable: true } };
-  const body = checkBody<Record<string, string[] | null>>(Array.isArray(raw) ? { [name]: raw } : raw, { strict: true, fields: list });
-  return body[name] ?? [];
+  if (!Array.isArray(raw)) return checkBody<Record<string, string[] | null>>(raw, { strict: true, fields: list })[name] ?? [];
+  try {
+    return checkBody<Record<string, string[]>>({ [name]: raw }, { strict: true, fields: list })[name]!;
+  } catch (error) {
+    // A bare list is the body itself: a 422 points into it (`['body', 2]`), as FastAPI's does, not into a field it lacks.
+    if (error instanceof HttpError && Array.isArray(error.detail)) {
+      throw new HttpError(422, error.detail.map((i) => ({ ...i, loc: ['body', ...i.loc.slice(2)] })));
+    }
+    throw error;
+  }
 }
 
 /** The create, list, read and delete routes of a {@link V2RecordKind}, and the collection they share. */
