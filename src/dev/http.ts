@@ -94,17 +94,49 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
+/**
+ * How deep JSON may nest (arrays and objects in one another). The service's FastAPI parses a body with Python's `json`,
+ * which gives up at about its recursion limit of 1000 and answers 400 "There was an error parsing the body"; weft dev's
+ * own walks of a value (validation, digests, queries, `JSON.stringify`) are recursive too, and a value a few thousand
+ * deep ran them out of stack: a 500 on the write, or a stored call that made every later query of its project a 500.
+ */
+export const MAX_JSON_DEPTH = 1000;
+
+/** Whether JSON text nests arrays and objects deeper than {@link MAX_JSON_DEPTH} (brackets inside strings aside). */
+export function nestsTooDeep(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // a backslash: the next unit is escaped
+      else if (c === 34) inString = false;
+    } else if (c === 34) {
+      inString = true;
+    } else if (c === 91 || c === 123) {
+      if (++depth > MAX_JSON_DEPTH) return true;
+    } else if (c === 93 || c === 125) {
+      depth--;
+    }
+  }
+  return false;
+}
+
 /** Parses a JSON body, answering a 422 (FastAPI's `json_invalid`) that says where it broke. */
 export function parseJson(body: Buffer): unknown {
   const text = body.toString('utf8');
   if (text.trim() === '') {
     throw new HttpError(422, [{ loc: ['body'], msg: 'Field required: the request needs a JSON body', type: 'missing' }]);
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw new HttpError(422, [
       { loc: ['body'], msg: `JSON decode error: ${(error as Error).message}`, type: 'json_invalid' },
     ]);
   }
+  // Refused as the service's FastAPI refuses a body its parser gives up on (see MAX_JSON_DEPTH).
+  if (nestsTooDeep(text)) throw new HttpError(400, `There was an error parsing the body: it nests deeper than ${MAX_JSON_DEPTH} levels.`);
+  return value;
 }

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevService, SPEC_PATHS, startDevService } from 'weft/dev';
+import { otlpExport, ROUTED } from '../dev/otlp-bytes.js';
 import { text } from './arbitraries.js';
-import { exchange, type Exchange, type J, nasty, nearValid, P } from './dev-fuzz-support.js';
+import { DEEP, exchange, type Exchange, type J, nasty, nearValid, P, withDeep } from './dev-fuzz-support.js';
 import { runs } from './runs.js';
 
 /**
@@ -230,6 +231,8 @@ interface Case {
   template: string;
   path: string;
   query: string;
+  /** How deep a DEEP in the body nests: around and past the 1000 levels a body may have. */
+  depth: number;
   body: { kind: 'none' } | { kind: 'raw'; text: string; type: string } | { kind: 'json'; value: J };
 }
 
@@ -256,18 +259,29 @@ function caseFor(valid: Record<string, J>): fc.Arbitrary<Case> {
       template: fc.constant(template),
       path: fc.tuple(...names.map(param)).map((values) => names.reduce((p, name, i) => p.replace(`{${name}}`, values[i]!), template)),
       query: queryString,
+      depth: fc.oneof(fc.integer({ min: 2, max: 200 }), fc.integer({ min: 990, max: 1010 }), fc.integer({ min: 1011, max: 8000 })),
       body,
     });
   });
 }
 
+/** Reads that must keep answering whatever was written before them. */
+const READS: [string, unknown][] = [
+  ['/calls/stream_query', { project_id: P, sort_by: [{ field: 'inputs.a', direction: 'asc' }] }],
+  ['/objs/query', { project_id: P }],
+  ['/feedback/query', { project_id: P }],
+];
+
+/** The text a case sends as its body, if any. */
+function bodyText(c: Case): string | undefined {
+  if (c.body.kind === 'none' || c.method === 'GET' || c.method === 'HEAD') return undefined;
+  return c.body.kind === 'raw' ? c.body.text : withDeep(JSON.stringify(c.body.value), c.depth);
+}
+
 async function send(c: Case): Promise<Exchange> {
   const url = `${dev.url}${c.path}${c.query}`;
   // GET and HEAD carry no body in fetch.
-  const bodyless = c.method === 'GET' || c.method === 'HEAD';
-  if (c.body.kind === 'none' || bodyless) return exchange(url, c.method);
-  if (c.body.kind === 'raw') return exchange(url, c.method, c.body.text, c.body.type);
-  return exchange(url, c.method, JSON.stringify(c.body.value));
+  return exchange(url, c.method, bodyText(c), c.body.kind === 'raw' ? c.body.type : undefined);
 }
 
 describe('weft dev on random requests', () => {
@@ -282,21 +296,52 @@ describe('weft dev on random requests', () => {
       fc.asyncProperty(caseFor(valid), async (c) => {
         const res = await send(c);
         const served = servedRoutes.has(`${ROUTES.find(([, p]) => p === c.template)?.[0]} ${c.template}`);
-        const body = c.body.kind === 'json' ? c.body.value : undefined;
+        const sent = bodyText(c);
+        const body = c.body.kind === 'json' && sent !== undefined ? JSON.parse(sent) : undefined;
         const problem = judge(`${c.method} ${c.template}`, c.path, body, res, served);
         expect(problem, `${c.method} ${c.path}${c.query} -> ${res.status} ${res.text.slice(0, 300)}`).toBeUndefined();
-        const health = await exchange(`${dev.url}/health`, 'GET');
-        expect(health.status).toBe(200);
+        // Still answering, reads of what was written included: a value it stored must not break them.
+        for (const [path, read] of READS) {
+          const after = await exchange(`${dev.url}${path}`, 'POST', JSON.stringify(read));
+          expect(after.status, `${path} after ${c.method} ${c.path}: ${after.text.slice(0, 300)}`).toBe(200);
+        }
       }),
       {
         ...runs(1500),
         examples: [
           // A trace path's malformed percent-encoding was refused as FastAPI's `{detail}`, not the trace service's `{reason}`.
-          [{ method: 'PUT', template: '/objs/{object_id}/aliases', path: '/objs/%ff/aliases', query: '', body: { kind: 'json', value: {} } }],
+          [{ method: 'PUT', template: '/objs/{object_id}/aliases', path: '/objs/%ff/aliases', query: '', depth: 2, body: { kind: 'json', value: {} } }],
           // A v2 delete's bare list was refused at `['body', 'evaluation_run_ids', 0]`, a field the body does not have.
-          [{ method: 'DELETE', template: '/v2/{entity}/{project}/evaluation_runs', path: '/v2/team/proj/evaluation_runs', query: '', body: { kind: 'json', value: [1] } }],
+          [{ method: 'DELETE', template: '/v2/{entity}/{project}/evaluation_runs', path: '/v2/team/proj/evaluation_runs', query: '', depth: 2, body: { kind: 'json', value: [1] } }],
         ],
       },
+    );
+  });
+
+  it('keeps answering queries after an OTLP export whose attributes hold JSON text of any depth', async () => {
+    const attribute = fc.oneof(
+      text(20),
+      fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+      fc.tuple(fc.jsonValue({ maxDepth: 2 }), fc.integer({ min: 2, max: 8000 })).map(([v, depth]) => withDeep(JSON.stringify([v, DEEP]), depth)),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.constantFrom('input.value', 'output.value', 'weave.custom', 'gen_ai.prompt'), attribute), async (attributes) => {
+        // A service of its own, so that a case that breaks it shrinks to itself.
+        const own = await startDevService({ port: 0, log: false });
+        try {
+          const { bytes } = otlpExport([{ name: 'span', attributes }], ROUTED);
+          const res = await fetch(`${own.url}/otel/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf', project_id: P }, body: bytes });
+          expect(res.status).toBe(200);
+          await res.text();
+          for (const [path, read] of READS) {
+            const after = await exchange(`${own.url}${path}`, 'POST', JSON.stringify(read));
+            expect(after.status, `${path}: ${after.text.slice(0, 300)}`).toBe(200);
+          }
+        } finally {
+          await own.close();
+        }
+      }),
+      runs(60),
     );
   });
 });

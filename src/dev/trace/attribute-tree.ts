@@ -1,4 +1,5 @@
 import type { AttributeValue } from '../../otlp/index.js';
+import { nestsTooDeep } from '../http.js';
 
 /** A JSON-like tree built from a span's attributes. */
 export type Tree = { [key: string]: unknown };
@@ -24,7 +25,9 @@ function toJsonValue(value: AttributeValue): unknown {
   if (typeof value === 'string') {
     // The real service json-loads a string that starts with `{` or `[` (not one after leading white space), so
     // JSON-encoded `input.value` arrives as data.
-    if (value.startsWith('{') || value.startsWith('[')) {
+    // One nested deeper than a request body may be stays text: as data it ran weft dev's recursive walks out of
+    // stack, and every later query of the project answered 500 (see MAX_JSON_DEPTH).
+    if ((value.startsWith('{') || value.startsWith('[')) && !nestsTooDeep(value)) {
       try {
         return JSON.parse(value);
       } catch {
