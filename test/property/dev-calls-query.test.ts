@@ -60,6 +60,20 @@ const mixed: fc.Arbitrary<J> = fc.constantFrom<J>(
   { a: 1 },
 );
 
+/**
+ * When calls start: instants a second apart, some before 1970, and dates the service's parser reads (Date.parse) that are
+ * outside years 0000 to 9999, which weft dev keeps as sent.
+ */
+const STARTS = [
+  '2026-01-01T00:00:00Z',
+  '2026-01-01T00:00:01Z',
+  '1969-12-31T23:59:59Z',
+  '1969-12-31T23:59:57Z',
+  '2026-01-01T00:00:02.5Z',
+  '-200000-01-01T00:00:00Z',
+  '+010000-01-01T00:00:00Z',
+];
+
 interface CallSpec {
   op: string;
   at: number;
@@ -74,7 +88,7 @@ interface CallSpec {
 
 const callSpec: fc.Arbitrary<CallSpec> = fc.record({
   op: fc.constantFrom('a', 'b', 'c'),
-  at: fc.nat({ max: 4 }),
+  at: fc.nat({ max: STARTS.length - 1 }),
   ended: fc.boolean(),
   endAt: fc.nat({ max: 4 }),
   display: fc.option(fc.constantFrom('5', '10', '9', 'x', '1970-01-01T00:00:09Z', '1970-01-01T00:00:10Z', '2026-01-01', '')),
@@ -149,7 +163,7 @@ describe('calls queries on random calls', () => {
               ...(parent ? { parent_id: parent.id } : {}),
               op_name: s.op,
               display_name: s.display,
-              started_at: new Date(Date.UTC(2026, 0, 1, 0, 0, s.at)).toISOString(),
+              started_at: STARTS[s.at]!,
               attributes: {},
               inputs: s.x === undefined ? {} : { x: s.x },
             };
@@ -158,7 +172,7 @@ describe('calls queries on random calls', () => {
               const end = {
                 project_id: projectId,
                 id,
-                ended_at: new Date(Date.UTC(2026, 0, 1, 0, 0, s.at + s.endAt)).toISOString(),
+                ended_at: new Date(Date.UTC(2026, 0, 1, 0, 0, s.endAt)).toISOString(),
                 summary: {},
                 output: s.output,
                 ...(s.error ? { exception: 'boom' } : {}),

@@ -47,7 +47,10 @@ function compareKeys(a: Key, b: Key): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;
-  if (typeof a !== typeof b) return String(a) < String(b) ? -1 : 1;
+  // Numbers (and instants) before text, each compared as what it is: compared as text, a datetime kept as sent (a year
+  // past 9999 or before 0) fell between instants whose text and values disagree (`-1000000` and `-3000000`), no total order.
+  const [aText, bText] = [typeof a === 'string', typeof b === 'string'];
+  if (aText !== bText) return aText ? 1 : -1;
   return a < b ? -1 : 1;
 }
 
