@@ -202,7 +202,7 @@ describe('calls queries on random calls', () => {
           }
         },
       ),
-      { ...runs(150) },
+      runs(300),
     );
   });
 });
