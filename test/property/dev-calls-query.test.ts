@@ -1,7 +1,6 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevService, startDevService } from 'weft/dev';
-import { exchange, type J } from './dev-fuzz-support.js';
+import { describe, expect, it } from 'vitest';
+import { type J, useDevService } from './dev-fuzz-support.js';
 import { runs } from './runs.js';
 
 /**
@@ -10,21 +9,8 @@ import { runs } from './runs.js';
  * total one, so that the calls of any subset come in the order they have in the whole answer.
  */
 
-let dev: DevService;
+const { post } = useDevService();
 let project = 0;
-
-beforeAll(async () => {
-  dev = await startDevService({ port: 0, log: false });
-});
-afterAll(async () => {
-  await dev?.close();
-});
-
-async function post(path: string, body: unknown): Promise<string> {
-  const res = await exchange(`${dev.url}${path}`, 'POST', JSON.stringify(body));
-  if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${res.text}`);
-  return res.text;
-}
 
 async function ids(body: Record<string, unknown>): Promise<string[]> {
   const text = await post('/calls/stream_query', { ...body, columns: ['id'] });

@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { afterAll, beforeAll } from 'vitest';
+import { type DevService, startDevService } from 'weft/dev';
 import { edgeNumber, text } from './arbitraries.js';
 
 /**
@@ -102,4 +104,28 @@ const mutation: fc.Arbitrary<Mutation> = fc.record({
 /** A valid body with one to three mutations. */
 export function nearValid(valid: J): fc.Arbitrary<J> {
   return fc.array(mutation, { minLength: 1, maxLength: 3 }).map((ms) => ms.reduce(mutate, valid));
+}
+
+/**
+ * A weft dev for the test file that calls this at its top level, started on a free port before its tests and closed
+ * after them, and `post(path, body)`, which sends JSON to it and answers the text of an answer that must be a 200.
+ */
+export function useDevService(): { dev: () => DevService; post: (path: string, body: unknown) => Promise<string> } {
+  let service: DevService | undefined;
+  beforeAll(async () => {
+    service = await startDevService({ port: 0, log: false });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+  const dev = () => {
+    if (!service) throw new Error('weft dev is not started yet');
+    return service;
+  };
+  const post = async (path: string, body: unknown): Promise<string> => {
+    const res = await exchange(`${dev().url}${path}`, 'POST', JSON.stringify(body));
+    if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${res.text}`);
+    return res.text;
+  };
+  return { dev, post };
 }

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevService, startDevService } from 'weft/dev';
-import { exchange, type J } from './dev-fuzz-support.js';
+import { describe, expect, it } from 'vitest';
+import { type J, useDevService } from './dev-fuzz-support.js';
 import { runs } from './runs.js';
 
 /**
@@ -9,20 +8,11 @@ import { runs } from './runs.js';
  * that put together are the unpaged answer, nothing twice, and a table's row count is the number of its rows.
  */
 
-let dev: DevService;
+const devService = useDevService();
 let project = 0;
 
-beforeAll(async () => {
-  dev = await startDevService({ port: 0, log: false });
-});
-afterAll(async () => {
-  await dev?.close();
-});
-
 async function post(path: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await exchange(`${dev.url}${path}`, 'POST', JSON.stringify(body));
-  if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${res.text}`);
-  return JSON.parse(res.text);
+  return JSON.parse(await devService.post(path, body));
 }
 
 /** Values that order differently as numbers, text and JSON, and keys present or not. */
