@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { devClient } from './client-support.js';
 import { devService, endBody, post, startBody, streamQuery } from './support.js';
 
 describe('weft dev: CallsFilter as the service reads it', () => {
@@ -34,6 +35,16 @@ describe('weft dev: the query language as the service parses it', () => {
       );
     expect(await ids('$lt')).toEqual(['a']);
     expect(await ids('$lte')).toEqual(['a', 'b']);
+  });
+
+  it("takes them from weft's client too, whose Query type names them", async () => {
+    const { client } = await devClient();
+    for (const n of [1, 2, 3]) {
+      await client.trace.calls.start({ start: { id: `c${n}`, trace_id: `t${n}`, op_name: 'op', started_at: `2026-01-01T00:00:0${n}Z`, attributes: {}, inputs: { n } } });
+    }
+    const found: string[] = [];
+    for await (const call of client.trace.calls.streamQuery({ query: { $expr: { $lte: [{ $getField: 'inputs.n' }, { $literal: 2 }] } } })) found.push(call.id);
+    expect(found).toEqual(['c1', 'c2']);
   });
 });
 

@@ -43,6 +43,10 @@ export type QueryOperation =
   | { $eq: [QueryOperand, QueryOperand] }
   | { $gt: [QueryOperand, QueryOperand] }
   | { $gte: [QueryOperand, QueryOperand] }
+  // Not in the reference's table, which predates them: the service's query language has had both since (Weave's
+  // interface/query.py, LtOperation and LteOperation).
+  | { $lt: [QueryOperand, QueryOperand] }
+  | { $lte: [QueryOperand, QueryOperand] }
   | { $in: [QueryOperand, QueryOperand[]] }
   | { $contains: { input: QueryOperand; substr: QueryOperand; case_insensitive?: boolean | undefined } };
 
