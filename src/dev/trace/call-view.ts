@@ -1,3 +1,4 @@
+import { parseVersionRef } from './ref-values.js';
 import { timestampMicros } from './timestamps.js';
 import type { CallSchema, Feedback, TraceStatus } from './types.js';
 
@@ -23,13 +24,7 @@ function latencyMs(started: string, ended: string): number | undefined {
 
 /** The name in an op or object ref (`weave:///e/p/op/predict:abc` → `predict`), as the service names a trace. */
 function refName(opName: string): string | undefined {
-  const name = /^weave:\/\/\/[^/]+\/[^/]+\/(?:op|object)\/([^/:]+):/.exec(opName)?.[1];
-  if (name === undefined) return undefined;
-  try {
-    return decodeURIComponent(name);
-  } catch {
-    return name;
-  }
+  return parseVersionRef(opName)?.objectId;
 }
 
 /** What a read asked to have added: the call's feedback and costs (to `summary.weave`), its storage sizes. */

@@ -1,5 +1,5 @@
 import { callJsonPath } from './call-json-paths.js';
-import { getPath } from './query-expr.js';
+import { getPath, jsonText } from './query-expr.js';
 import { timestampMicros } from './timestamps.js';
 import type { CallSchema, SortBy } from './types.js';
 
@@ -18,12 +18,6 @@ function plainKey(value: unknown, field: string): Key {
   return typeof value === 'number' || typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** A JSON value as the service's `JSON_VALUE` reads it: text, `true`/`false`, numbers as written, objects minified. */
-function jsonText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
-}
-
 /**
  * The sort keys of one `sort_by` term, as the service's query builder orders: a JSON path sorts first by
  * whether the value exists (existing first, whatever the direction), then as a number where it reads as one,
@@ -34,7 +28,7 @@ function keys(call: CallSchema, field: string, jsonPath: (path: string) => boole
   const value = getPath(call, field);
   if (!jsonPath(field)) return [{ key: plainKey(value, field), directed: true }];
   const exists = value !== null && value !== undefined;
-  const text = exists ? jsonText(value) : '';
+  const text = jsonText(value);
   const number = text.trim() === '' ? Number.NaN : Number(text);
   return [
     { key: exists ? 0 : 1, directed: false },

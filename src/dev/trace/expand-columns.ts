@@ -1,7 +1,7 @@
+import { isObjectRecord } from '../../is-object-record.js';
 import type { RefReader } from './ref-values.js';
 import type { CallSchema } from './types.js';
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The container and key a dot path (`inputs.model`, `output.0.prompt`) ends in, or undefined when it leads nowhere. */
 function slot(root: Record<string, unknown>, path: string): { parent: Record<string, unknown> | unknown[]; key: string } | undefined {
@@ -28,10 +28,11 @@ export function expandColumns(call: CallSchema, columns: string[] | undefined, r
   for (const column of byDepth) {
     const at = slot(expanded, column);
     const ref = at && (at.parent as Record<string, unknown>)[at.key];
-    if (typeof ref !== 'string' || !/^weave:\/\/\/[^/]+\/[^/]+\/(object|op)\//.test(ref)) continue;
+    if (typeof ref !== 'string') continue;
+    // Undefined for anything but an object's or op's ref that names a stored version.
     const val = refs.objectRef(ref);
     if (val === undefined) continue;
-    (at!.parent as Record<string, unknown>)[at!.key] = isRecord(val) && !('_ref' in val) ? { ...val, _ref: ref } : val;
+    (at!.parent as Record<string, unknown>)[at!.key] = isObjectRecord(val) && !('_ref' in val) ? { ...val, _ref: ref } : val;
   }
   return expanded as unknown as CallSchema;
 }

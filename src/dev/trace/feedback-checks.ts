@@ -1,4 +1,5 @@
 import { HttpError } from '../http.js';
+import { parseVersionRef } from './ref-values.js';
 
 /**
  * The service's business rules for feedback (weave/trace_server/feedback.py), beyond the request's shape.
@@ -36,10 +37,10 @@ function emojiCount(text: string): number {
   return count;
 }
 
-/** `weave:///entity/project/<kind>/<name>:<digest>...`: the kind and name, or undefined. */
+/** An object's or op's ref as its kind and name, or undefined. */
 function refName(ref: string): { kind: string; name: string } | undefined {
-  const m = /^weave:\/\/\/[^/]+\/[^/]+\/(object|op|call)\/([^/:]+)/.exec(ref);
-  return m ? { kind: m[1]!, name: decodeURIComponent(m[2]!) } : undefined;
+  const p = parseVersionRef(ref);
+  return p && { kind: p.kind, name: p.objectId };
 }
 
 function checkPayloadSchema(type: string, payload: Record<string, unknown>): void {

@@ -22,6 +22,11 @@ interface FeedbackField {
   path: string[];
 }
 
+/** The key a field's value goes under on the record: `j<n>` for a JSON path (read as JSON_VALUE text), `p<n>` plain. */
+function slotOf(field: FeedbackField, n: number): string {
+  return `${field.column === 'payload' && field.path.length > 0 ? 'j' : 'p'}${n}`;
+}
+
 /** Splits a dot path at dots not escaped with a backslash, unescaping `\.` (the service's `split_escaped_field_path`). */
 function splitEscaped(path: string): string[] {
   return path.split(/(?<!\\)\./).map((p) => p.replace(/\\\./g, '.'));
@@ -61,7 +66,7 @@ function fieldValue(field: FeedbackField, feedback: Feedback[]): unknown {
 
 /** A call query's feedback fields, renamed to keys of the record it reads, and how to fill those keys. */
 export class FeedbackFields {
-  private readonly fields: FeedbackField[] = [];
+  private readonly fields: { field: FeedbackField; slot: string }[] = [];
   private readonly keys = new Map<string, string>();
   readonly query: unknown;
   readonly sortBy: SortBy[] | undefined;
@@ -84,9 +89,7 @@ export class FeedbackFields {
   /** The call with its feedback fields' values under their keys. */
   withValues(call: CallSchema, feedback: Feedback[]): CallSchema {
     const values: Record<string, unknown> = {};
-    this.fields.forEach((field, i) => {
-      values[`${field.column === 'payload' && field.path.length > 0 ? 'j' : 'p'}${i}`] = fieldValue(field, feedback);
-    });
+    for (const { field, slot } of this.fields) values[slot] = fieldValue(field, feedback);
     return { ...call, [KEY]: values } as CallSchema;
   }
 
@@ -94,8 +97,9 @@ export class FeedbackFields {
     let key = this.keys.get(name);
     if (key === undefined) {
       const field = parse(name);
-      key = `${KEY}.${field.column === 'payload' && field.path.length > 0 ? 'j' : 'p'}${this.fields.length}`;
-      this.fields.push(field);
+      const slot = slotOf(field, this.fields.length);
+      key = `${KEY}.${slot}`;
+      this.fields.push({ field, slot });
       this.keys.set(name, key);
     }
     return key;

@@ -6,6 +6,7 @@ import { checkAt, checkBody, type FieldSpec, type ObjectSpec } from '../validate
 import { DEV_USER } from './annotation-queues.js';
 import { checkFeedbackCreate } from './feedback-checks.js';
 import { purgeIds } from './purge-ids.js';
+import { parseVersionRef } from './ref-values.js';
 import { optStr, PAGING, type Paging, reqStr, strList } from './fields.js';
 import { matchesQuery, page, pickFields, sortRecords } from './query-expr.js';
 import { bucketize, STATS_WINDOW_FIELDS, statsWindow } from './time-buckets.js';
@@ -63,8 +64,8 @@ export function feedbackRoutes(ctx: DevContext): Route[] {
   };
   // An annotation's spec is read by its ref's exact digest, as the service reads refs.
   const hasObject = (ref: string): boolean => {
-    const m = /^weave:\/\/\/([^/]+\/[^/]+)\/object\/([^/:]+):([^/]+)$/.exec(ref);
-    return m !== null && ctx.store.objectVersions(m[1]!, decodeURIComponent(m[2]!)).some((v) => v.digest === m[3]);
+    const p = parseVersionRef(ref);
+    return p?.kind === 'object' && p.extra.length === 0 && ctx.store.objectVersions(p.projectId, p.objectId).some((v) => v.digest === p.digest);
   };
   const checked = (req: FeedbackCreateReq): FeedbackCreateReq => {
     checkFeedbackCreate(req, hasObject);

@@ -69,7 +69,7 @@ function jsonField(op: unknown, scope: Scope): string | undefined {
  * A JSON value as the service's `JSON_VALUE` reads it: a string as it is, `true`/`false`, a number as
  * written, an object or list as minified JSON, and a missing value or JSON null as `''` (never null).
  */
-function jsonText(value: unknown): string {
+export function jsonText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   return typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);

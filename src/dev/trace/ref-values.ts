@@ -21,6 +21,17 @@ export function parseRef(ref: string): ParsedRef | undefined {
   }
 }
 
+/**
+ * An object's or op's ref read as its kind, object id and digest (`weave:///e/p/op/predict:abc` → op, predict, abc),
+ * or undefined when it is no ref of either.
+ */
+export function parseVersionRef(ref: string): (ParsedRef & { objectId: string; digest: string | undefined }) | undefined {
+  const p = parseRef(ref);
+  if (!p || (p.kind !== 'object' && p.kind !== 'op')) return undefined;
+  const at = p.name.lastIndexOf(':');
+  return { ...p, objectId: at < 0 ? p.name : p.name.slice(0, at), digest: at < 0 ? undefined : p.name.slice(at + 1) };
+}
+
 /** How `followExtra` reaches what a path passes through: a ref string found on the way, a table's row. */
 export interface RefReader {
   /** The value of an object ref string met inside a value, or undefined when it is not one or names nothing. */
