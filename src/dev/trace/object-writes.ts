@@ -2,6 +2,7 @@ import type { DevContext } from '../context.js';
 import { HttpError } from '../http.js';
 import { canonicalJson, contentDigest } from '../ids.js';
 import { ObjectLabels } from './object-labels.js';
+import { namesVersion } from './store.js';
 import type { ObjSchema, StoredTable } from './types.js';
 
 // An op is stored as a custom weave type whose weave_type is "Op" (how the SDKs save op source).
@@ -88,13 +89,6 @@ export function writeFile(ctx: DevContext, projectId: string, name: string, cont
   return digest;
 }
 
-/** True when `name` (a digest, `latest` or `v<N>`, as the service's delete reads them) names `version`. */
-function names(name: string, version: ObjSchema): boolean {
-  if (name === 'latest') return version.is_latest === 1;
-  const index = /^v(\d+)$/.exec(name)?.[1];
-  return index !== undefined ? version.version_index === Number(index) : version.digest === name;
-}
-
 /**
  * Deletes the versions among `versions` (all of one object) that `digests` name (a digest, `latest` or
  * `v<N>`; every version when null or empty, as the service's `if req.digests:` reads it), with their aliases
@@ -104,7 +98,7 @@ function names(name: string, version: ObjSchema): boolean {
  */
 export function deleteObjectVersions(ctx: DevContext, versions: ObjSchema[], digests: string[] | null, noun: string): number {
   const all = digests === null || digests.length === 0;
-  const doomed = versions.filter((v) => all || digests.some((name) => names(name, v)));
+  const doomed = versions.filter((v) => all || digests.some((name) => namesVersion(name, v)));
   const first = doomed[0];
   if (!first) throw new HttpError(404, `${noun} has no such versions.`);
   if (!all && new Set(digests).size !== doomed.length) {

@@ -37,6 +37,13 @@ export interface Evicted {
  * objects refer to them by digest): memory grows with what is live in them. The `--data` file does not also
  * grow with what was deleted, replaced or evicted: the writer compacts it (see `compactionDue` in writer.ts).
  */
+/** True when `name` (a digest, `latest` or `v<N>`, as the service reads a version's name) names `version`. */
+export function namesVersion(name: string, version: ObjSchema): boolean {
+  if (name === 'latest') return version.is_latest === 1;
+  const index = /^v(\d+)$/.exec(name)?.[1];
+  return index !== undefined ? version.version_index === Number(index) : version.digest === name;
+}
+
 export class TraceStore {
   private readonly calls = new Map<string, CallSchema>();
   // Ends that arrived before their start (the real service merges the two halves whenever they land).
@@ -260,10 +267,7 @@ export class TraceStore {
    */
   objectVersion(projectId: string, objectId: string, digest: string, includeDeleted = false): ObjSchema | undefined {
     const versions = includeDeleted ? this.allObjectVersions(projectId, objectId) : this.objectVersions(projectId, objectId);
-    if (digest === 'latest') return versions.find((v) => v.is_latest === 1);
-    const index = /^v(\d+)$/.exec(digest)?.[1];
-    if (index !== undefined) return versions.find((v) => v.version_index === Number(index));
-    return versions.find((v) => v.digest === digest);
+    return versions.find((v) => namesVersion(digest, v));
   }
 
   /** Every live version of every object of a project. */
