@@ -89,15 +89,17 @@ function applyUpdates(base: StoredTable['rows'], updates: TableUpdate[]): { rows
       if (at < 0 || at > max) throw new HttpError(400, `Index out of range: updates[${i}].${op}.index is ${at}, not within 0..${max}`);
     };
     if (u.append) {
-      rows.push({ digest: rowDigest(u.append.row), val: u.append.row });
-      touched.push(rowDigest(u.append.row));
+      const digest = rowDigest(u.append.row);
+      rows.push({ digest, val: u.append.row });
+      touched.push(digest);
     } else if (u.pop) {
       outOfRange('pop', rows.length - 1, u.pop.index);
       touched.push(rows.splice(u.pop.index, 1)[0]!.digest);
     } else if (u.insert) {
       outOfRange('insert', rows.length, u.insert.index);
-      rows.splice(u.insert.index, 0, { digest: rowDigest(u.insert.row), val: u.insert.row });
-      touched.push(rowDigest(u.insert.row));
+      const digest = rowDigest(u.insert.row);
+      rows.splice(u.insert.index, 0, { digest, val: u.insert.row });
+      touched.push(digest);
     }
   });
   return { rows, touched };
