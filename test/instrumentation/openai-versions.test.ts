@@ -52,10 +52,11 @@ const v4 = (baseURL = h.server.baseURL) => new OpenAIv4({ baseURL, apiKey: API_K
 // 4.0.0, the first release of the range: its resources keep their client as `client`, not `_client`.
 const v4First = (baseURL = h.server.baseURL) => new OpenAIv4First({ baseURL, apiKey: API_KEY, maxRetries: 0 });
 const v6 = (baseURL = h.server.baseURL) => new OpenAIv6({ baseURL, apiKey: API_KEY, maxRetries: 0 });
+// `readable`: whether the major's Stream has toReadableStream() (4.0.0's has not).
 const majors = [
-  { name: 'openai 4.0.0', make: (baseURL?: string) => v4First(baseURL) as unknown as ChatClient },
-  { name: 'openai 4', make: (baseURL?: string) => v4(baseURL) as unknown as ChatClient },
-  { name: 'openai 6', make: (baseURL?: string) => v6(baseURL) as unknown as ChatClient },
+  { name: 'openai 4.0.0', make: (baseURL?: string) => v4First(baseURL) as unknown as ChatClient, readable: false },
+  { name: 'openai 4', make: (baseURL?: string) => v4(baseURL) as unknown as ChatClient, readable: true },
+  { name: 'openai 6', make: (baseURL?: string) => v6(baseURL) as unknown as ChatClient, readable: true },
 ];
 
 /** What every streamed call of USER_HI records before its response. */
@@ -71,7 +72,7 @@ it('declares every major from 4 to 7 as supported', () => {
   expect(SUPPORTED_OPENAI_VERSIONS).toEqual(['>=4.0.0 <8']);
 });
 
-for (const { name, make } of majors) {
+for (const { name, make, readable } of majors) {
   describe(name, () => {
     it('traces a non-streamed call', async () => {
       h.server.reply(HELLO);
@@ -152,11 +153,12 @@ for (const { name, make } of majors) {
       expect(span?.events.map((e) => e.name)).toEqual(['exception']);
     });
 
-    it('ends the span as left, with what came, when the reader of toReadableStream() cancels mid-stream', async (context) => {
+    // Skipped before any request: a stream made and never read ends its span only once it is garbage-collected, in
+    // whichever later test's export that happens to fall (it did: a later test read that span as its own).
+    it.runIf(readable)('ends the span as left, with what came, when the reader of toReadableStream() cancels mid-stream', async () => {
       h.server.reply({ ...HELLO, hangAfterChunks: 2 });
       const stream = await make().chat.completions.create({ model: 'gpt-4o-mini', messages: USER_HI, stream: true });
-      if (!stream.toReadableStream) return context.skip();
-      const reader = stream.toReadableStream().getReader();
+      const reader = stream.toReadableStream!().getReader();
       await reader.read();
       await reader.read();
       // openai 4 to 6 leave the stream's loop before they abort the request (openai 7 aborts first: a failed span).
