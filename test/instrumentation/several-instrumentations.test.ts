@@ -12,11 +12,20 @@ import { type Harness, startHarness } from './harness.js';
  */
 
 let h: Harness;
+/**
+ * What weft warned, for the whole file: the warning about several instances is said once per process, by whichever
+ * test enables a second one first, and the tests may run in any order.
+ */
+const warnings: string[] = [];
 beforeAll(async () => {
   h = await startHarness({ captureContent: true });
+  // After register(), which sets its own logger.
+  const record = (...args: unknown[]) => void warnings.push(args.join(' '));
+  diag.setLogger({ error: record, warn: record, info: () => {}, debug: () => {}, verbose: () => {} }, DiagLogLevel.WARN);
 });
 afterAll(async () => {
   await h.close();
+  diag.setLogger(new DiagConsoleLogger(), DiagLogLevel.WARN);
 });
 
 /** Gives `instrumentation` weft's tracer provider, as register() or registerInstrumentations() do. */
@@ -43,9 +52,6 @@ async function contentRecorded(): Promise<string[]> {
 
 describe('a second OpenAIInstrumentation', () => {
   it('has its captureContent: false respected, says once that several are enabled, and hands back on disable()', async () => {
-    const warnings: string[] = [];
-    const record = (...args: unknown[]) => void warnings.push(args.join(' '));
-    diag.setLogger({ error: record, warn: record, info: () => {}, debug: () => {}, verbose: () => {} }, DiagLogLevel.WARN);
     let second: OpenAIInstrumentation | undefined;
     try {
       expect(await contentRecorded()).toEqual(CONTENT_KEYS);
@@ -60,7 +66,6 @@ describe('a second OpenAIInstrumentation', () => {
       expect(await contentRecorded()).toEqual(CONTENT_KEYS);
     } finally {
       second?.disable();
-      diag.setLogger(new DiagConsoleLogger(), DiagLogLevel.WARN);
     }
   });
 

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAIInstrumentation, op, register, type WeftHandle, withContext } from 'weft';
 import { type DevService, startDevService } from 'weft/dev';
 import { HELLO, type OpenAIServer, startOpenAIServer } from '../helpers/openai-server.js';
@@ -22,6 +22,8 @@ beforeAll(async () => {
   handle = register({ baseUrl: dev.url, project: PROJECT, instrumentations: [instrumentation], flushOnExit: false });
   instrumentation.manuallyInstrument(OpenAI);
 });
+// The default answer, whatever an earlier test scripted.
+beforeEach(() => server.reply(HELLO));
 afterAll(async () => {
   await handle.shutdown();
   await server.close();
@@ -63,7 +65,8 @@ describe('a traced chat call, as the trace service reads it', () => {
       ],
       temperature: 0.5,
     });
-    const [call] = await calls();
+    // The project's one call with a system prompt: the other tests' calls are in it too, whatever order they ran in.
+    const call = (await calls()).find((c) => c.attributes.system !== undefined);
     // The service stores an OTel call's op as a ref to an op object named after the span: `chat gpt-4o-mini`.
     expect(call?.op_name).toMatch(/^weave:\/\/\/acme\/chat-view\/op\/chat_gpt-4o-mini:/);
     expect(call?.inputs).toEqual({ 'gen_ai.input.messages': [{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }] });
@@ -114,14 +117,9 @@ describe('a streamed call and a failed call, as the trace service reads them', (
 
   it('a failed call has its inputs, the error as its exception, its model, and no output', async () => {
     server.reply({ status: 429, error: { message: 'Rate limit reached', type: 'requests' } });
-    let error: unknown;
-    try {
-      error = await client()
-        .chat.completions.create({ model: 'view-failing-model', messages: [{ role: 'user', content: 'hi' }] })
-        .catch((e: unknown) => e);
-    } finally {
-      server.reply(HELLO);
-    }
+    const error = await client()
+      .chat.completions.create({ model: 'view-failing-model', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
     const call = (await calls()).find((c) => c.op_name.includes('/op/chat_view-failing-model:'));
     expect(call?.inputs).toEqual({ 'gen_ai.input.messages': [{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }] });
     expect(call?.output ?? null).toBeNull();
