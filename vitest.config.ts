@@ -14,6 +14,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/helpers/shake.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
