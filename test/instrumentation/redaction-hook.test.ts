@@ -12,7 +12,8 @@ import { type Harness, startHarness } from './harness.js';
  */
 
 let h: Harness;
-let warnings: string[] = [];
+/** What weft warned, for the whole file: a misbehaving hook is reported once per process, whichever test came first. */
+const warnings: string[] = [];
 beforeAll(async () => {
   h = await startHarness();
   const record = (...args: unknown[]) => void warnings.push(args.join(' '));
@@ -56,11 +57,10 @@ function withoutContent(): Record<string, unknown> {
 
 describe('a redaction hook that returns malformed messages', () => {
   it('leaves content out, keeps every other attribute, and is reported once', async () => {
-    warnings = [];
     const malformed = (() => [null, { role: 'user' }]) as unknown as ContentRedactor;
     expect(await attributesWith(malformed)).toEqual(withoutContent());
     expect(await attributesWith(malformed)).toEqual(withoutContent());
-    expect(warnings.filter((line) => line.includes('redactContent'))).toHaveLength(1);
+    expect(warnings.filter((line) => line.includes('redactContent hook returned something other than'))).toHaveLength(1);
   });
 
   it('leaves content out when it returns something that is not an array, rather than recording it unredacted', async () => {
