@@ -44,46 +44,49 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-it('finds the examples to run', () => {
-  expect(examples).toEqual(expect.arrayContaining(['demo.ts', 'quickstart.ts', 'evaluation.ts', 'trace-client.ts', 'training.ts']));
-});
-
-for (const example of examples) {
-  describe(`examples/${example}, with weft dev requiring the key`, () => {
-    let run: ChildResult;
-    let exchanges: Exchange[];
-    beforeAll(async () => {
-      const before = proxy.exchanges.length;
-      run = await runNode(['--import', 'tsx', `${examplesDir}${example}`], {
-        WEFT_API_KEY: WEFT_KEY,
-        WEFT_BASE_URL: proxy.url,
-        WEFT_INFERENCE_BASE_URL: `${proxy.url}/v1`,
-        WEFT_TRAINING_BASE_URL: `${proxy.url}/v1`,
-        WEFT_PROJECT: `secrets/${example.replace(/\.\w+$/, '')}`,
-        WEFT_LOG_LEVEL: 'verbose',
-      });
-      exchanges = proxy.exchanges.slice(before);
-    }, 60_000);
-
-    it('runs to its end (exit code 0), its spans exported to weft dev', () => {
-      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
-      expect(exchanges.some((e) => e.method === 'POST' && e.path === '/otel/v1/traces' && e.status === 200)).toBe(true);
-    });
-
-    it('sends the key in the Authorization header of every request, and nowhere else', () => {
-      expect(exchanges.length).toBeGreaterThan(0);
-      expect(exchanges.filter((e) => e.authorization !== `Bearer ${WEFT_KEY}`).map((e) => `${e.method} ${e.path}`)).toEqual([]);
-      expect(leaksIn('what it exchanged with weft dev', exchangedText(exchanges))).toEqual([]);
-    });
-
-    it('prints no key', () => {
-      expect([...leaksIn('stdout', run.stdout), ...leaksIn('stderr', run.stderr)]).toEqual([]);
-    });
+// In the order written, even shuffled (npm run test:shake): the last test reads what every example left behind.
+describe('every example, run with a recognisable key', { shuffle: false }, () => {
+  it('finds the examples to run', () => {
+    expect(examples).toEqual(expect.arrayContaining(['demo.ts', 'quickstart.ts', 'evaluation.ts', 'trace-client.ts', 'training.ts']));
   });
-}
 
-it("leaves no key in weft dev's data file or log, after every example", () => {
-  const data = readFileSync(join(dataDir, 'traces.jsonl'), 'utf8');
-  expect(data.length).toBeGreaterThan(0);
-  expect([...leaksIn('the data file', data), ...leaksIn("weft dev's log", devLog.join('\n'))]).toEqual([]);
+  for (const example of examples) {
+    describe(`examples/${example}, with weft dev requiring the key`, () => {
+      let run: ChildResult;
+      let exchanges: Exchange[];
+      beforeAll(async () => {
+        const before = proxy.exchanges.length;
+        run = await runNode(['--import', 'tsx', `${examplesDir}${example}`], {
+          WEFT_API_KEY: WEFT_KEY,
+          WEFT_BASE_URL: proxy.url,
+          WEFT_INFERENCE_BASE_URL: `${proxy.url}/v1`,
+          WEFT_TRAINING_BASE_URL: `${proxy.url}/v1`,
+          WEFT_PROJECT: `secrets/${example.replace(/\.\w+$/, '')}`,
+          WEFT_LOG_LEVEL: 'verbose',
+        });
+        exchanges = proxy.exchanges.slice(before);
+      }, 60_000);
+
+      it('runs to its end (exit code 0), its spans exported to weft dev', () => {
+        expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+        expect(exchanges.some((e) => e.method === 'POST' && e.path === '/otel/v1/traces' && e.status === 200)).toBe(true);
+      });
+
+      it('sends the key in the Authorization header of every request, and nowhere else', () => {
+        expect(exchanges.length).toBeGreaterThan(0);
+        expect(exchanges.filter((e) => e.authorization !== `Bearer ${WEFT_KEY}`).map((e) => `${e.method} ${e.path}`)).toEqual([]);
+        expect(leaksIn('what it exchanged with weft dev', exchangedText(exchanges))).toEqual([]);
+      });
+
+      it('prints no key', () => {
+        expect([...leaksIn('stdout', run.stdout), ...leaksIn('stderr', run.stderr)]).toEqual([]);
+      });
+    });
+  }
+
+  it("leaves no key in weft dev's data file or log, after every example", () => {
+    const data = readFileSync(join(dataDir, 'traces.jsonl'), 'utf8');
+    expect(data.length).toBeGreaterThan(0);
+    expect([...leaksIn('the data file', data), ...leaksIn("weft dev's log", devLog.join('\n'))]).toEqual([]);
+  });
 });
