@@ -132,3 +132,24 @@ export function sdkLengthLimit(span: Span): number | undefined {
 export function tighterSpanLimit(limit: number | undefined, maxAttributeLength: number): number | undefined {
   return limit !== undefined && limit < maxAttributeLength ? limit : undefined;
 }
+
+/**
+ * `make(of, limit)`, made once per object and tighter span limit, then reused: a provider has one limit, and every
+ * span of a scope or call shares it. Held by the object weakly, so a scope or config let go takes its fits with it.
+ */
+export function oncePerLimit<K extends object, V>(make: (of: K, limit: number) => V): (of: K, limit: number) => V {
+  const made = new WeakMap<K, Map<number, V>>();
+  return (of, limit) => {
+    let byLimit = made.get(of);
+    if (!byLimit) {
+      byLimit = new Map();
+      made.set(of, byLimit);
+    }
+    let value = byLimit.get(limit);
+    if (value === undefined) {
+      value = make(of, limit);
+      byLimit.set(limit, value);
+    }
+    return value;
+  };
+}

@@ -4,6 +4,7 @@ import { reportTracingFailure } from './failures.js';
 import { activeContext, withActiveContext } from './active-context.js';
 import { kindOf, WeftConfigError } from '../config/index.js';
 import { contentOptions } from './content-options.js';
+import { oncePerLimit } from '../config/content.js';
 
 /**
  * Values that describe where spans belong: a conversation thread, a user, a session, and metadata. Set with
@@ -78,21 +79,10 @@ function merge(outer: Readonly<WeftContext> | undefined, inner: WeftContext): We
  * per scope and limit.
  */
 export function scopeAttributesWithin(scope: ContextScope, limit: number | undefined): Attributes {
-  if (limit === undefined || limit >= scope.madeAt) return scope.attributes;
-  let byLimit = fittedScopes.get(scope);
-  if (!byLimit) {
-    byLimit = new Map();
-    fittedScopes.set(scope, byLimit);
-  }
-  let attributes = byLimit.get(limit);
-  if (!attributes) {
-    attributes = scopeAttributes(scope.values, limit);
-    byLimit.set(limit, attributes);
-  }
-  return attributes;
+  return limit === undefined || limit >= scope.madeAt ? scope.attributes : fittedScopeAttributes(scope, limit);
 }
 
-const fittedScopes = new WeakMap<ContextScope, Map<number, Attributes>>();
+const fittedScopeAttributes = oncePerLimit((scope: ContextScope, limit) => scopeAttributes(scope.values, limit));
 
 /** The attributes every span of a scope carries, each within `maxLength` characters. */
 function scopeAttributes(values: Readonly<WeftContext>, maxLength: number): Attributes {

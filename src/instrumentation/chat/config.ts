@@ -2,6 +2,7 @@ import {
   type CaptureContent,
   DEFAULT_MAX_ATTRIBUTE_LENGTH,
   type Env,
+  oncePerLimit,
   resolveCaptureSides,
   tighterSpanLimit,
   withinEnvLengthLimit,
@@ -117,27 +118,22 @@ export function resolveChatTracingConfig(config: ChatTracingConfig = {}, env: En
   };
 }
 
-const fitted = new WeakMap<ResolvedChatTracingConfig, Map<number, ResolvedChatTracingConfig>>();
-
 /**
  * `config` within a span's own attribute length limit, when that is tighter: a provider's `spanLimits` set in
  * code, which the environment does not show. The SDK would cut longer JSON mid-way. Made once per limit.
  */
 export function fitToLengthLimit(config: ResolvedChatTracingConfig, spanLimit: number | undefined): ResolvedChatTracingConfig {
   const limit = tighterSpanLimit(spanLimit, config.maxAttributeLength);
-  if (limit === undefined) return config;
-  let byLimit = fitted.get(config);
-  if (!byLimit) {
-    byLimit = new Map();
-    fitted.set(config, byLimit);
-  }
-  let fit = byLimit.get(limit);
-  if (!fit) {
-    fit = { ...config, maxAttributeLength: limit, maxMessageLength: Math.min(config.maxMessageLength, limit) };
-    byLimit.set(limit, fit);
-  }
-  return fit;
+  return limit === undefined ? config : fittedConfig(config, limit);
 }
+
+const fittedConfig = oncePerLimit(
+  (config: ResolvedChatTracingConfig, limit): ResolvedChatTracingConfig => ({
+    ...config,
+    maxAttributeLength: limit,
+    maxMessageLength: Math.min(config.maxMessageLength, limit),
+  }),
+);
 
 function checkLength(value: number, option: string): number {
   if (!Number.isInteger(value) || value < MIN_LENGTH) {
