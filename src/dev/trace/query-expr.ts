@@ -117,11 +117,15 @@ function chCompare(a: unknown, b: unknown, op: string): boolean | null {
   const [x, y] = [typeof a === 'boolean' ? Number(a) : a, typeof b === 'boolean' ? Number(b) : b];
   if ((typeof x === 'number') !== (typeof y === 'number')) return null;
   if (typeof x !== 'number' && typeof x !== 'string') return null;
-  const [p, q] = [x as number | string, y as number | string];
-  if (op === '$eq') return p === q;
-  if (op === '$gt') return p > q;
-  if (op === '$gte') return p >= q;
-  return op === '$lt' ? p < q : p <= q;
+  return compareBy(op, x as number | string, y as number | string);
+}
+
+/** `a op b` for `$eq`, `$gt`, `$gte`, `$lt` or `$lte`. */
+function compareBy<S extends Scalar>(op: string, a: S, b: S): boolean {
+  if (op === '$eq') return a === b;
+  if (op === '$gt') return a > b;
+  if (op === '$gte') return a >= b;
+  return op === '$lt' ? a < b : a <= b;
 }
 
 /** An operand's value, a JSON field's text cast as `cast` says. */
@@ -194,9 +198,7 @@ function evalOperand(op: unknown, scope: Scope): unknown {
       const [a, b] = pair.map((x) => evalOperand(x, scope));
       if (a === null || b === null) return false;
       const [x, y] = comparable(a, b) as [Scalar, Scalar];
-      if (name === '$gt') return x > y;
-      if (name === '$gte') return x >= y;
-      return name === '$lt' ? x < y : x <= y;
+      return compareBy(name, x, y);
     }
     case '$in': {
       const [left, list] = args(2);
