@@ -114,6 +114,41 @@ describe('encodeTraceExport', () => {
     expectSameBytes([...first, ...second, ...first]);
   });
 
+  it('writes what OTel’s serializer writes for attributes dropped by the limits, on spans, events and links', () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({
+      spanLimits: { attributeCountLimit: 2, attributePerEventCountLimit: 1, attributePerLinkCountLimit: 1 },
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    });
+    const link: Link = {
+      context: { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED },
+      attributes: { one: 1, two: 2, three: 3 },
+    };
+    const span = provider.getTracer('limits').startSpan('limited', { attributes: { a: 1, b: 2, c: 3, d: 4 }, links: [link] });
+    span.addEvent('crowded', { x: 1, y: 2 });
+    span.end();
+    const [finished] = exporter.getFinishedSpans();
+    expect([finished!.droppedAttributesCount, finished!.events[0]!.droppedAttributesCount, finished!.links[0]!.droppedAttributesCount]).toEqual([2, 1, 2]);
+    expectSameBytes([finished!]);
+  });
+
+  it('writes what OTel’s serializer writes for scopes with attributes, some dropped, or with none', () => {
+    const spans = spansFrom((p) => {
+      p.getTracer('with').startSpan('w').end();
+      p.getTracer('without').startSpan('o').end();
+      p.getTracer('all dropped').startSpan('d').end();
+    });
+    // The API of the SDK this is tested on has no way to give a tracer attributes; other SDKs (and OTel's 2.x
+    // `InstrumentationScope`) carry them on the span's scope, which is all the encoder reads.
+    const scoped = (span: ReadableSpan, extra: object) =>
+      Object.assign(Object.create(span) as ReadableSpan, { instrumentationScope: { ...span.instrumentationScope, ...extra } });
+    expectSameBytes([
+      scoped(spans[0]!, { attributes: { 'scope.kind': 'llm', level: 2 }, droppedAttributesCount: 3 }),
+      scoped(spans[1]!, { attributes: {} }),
+      scoped(spans[2]!, { droppedAttributesCount: 4 }),
+    ]);
+  });
+
   it('writes an empty request for no spans, as OTel does', () => {
     expectSameBytes([]);
   });
