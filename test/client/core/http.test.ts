@@ -313,6 +313,7 @@ describe('timeouts and abort', () => {
     const error = await core.request({ method: 'GET', path: '/slow', timeoutMs: 100, maxRetries: 0 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WeftTimeoutError);
     expect((error as WeftTimeoutError).timeoutMs).toBe(100);
+    expect((error as WeftTimeoutError).code).toBe('ETIMEDOUT');
   });
 
   it('retries a timed-out idempotent request', async () => {
@@ -455,6 +456,25 @@ describe('errors', () => {
     expect(error.status).toBe(301);
     expect(error.message).toContain('Redirects are not followed: the server points to https://elsewhere.example/traces/x; check the base URL.');
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('never puts the API key in the redirect it reports, when the server points to a URL that quotes it', async () => {
+    server.handle((req, res) => {
+      res.writeHead(302, { location: `https://elsewhere.example/login?next=${encodeURIComponent(String(req.headers.authorization))}` });
+      res.end();
+    });
+    const error = (await core.request({ method: 'GET', path: '/x' }).catch((e: unknown) => e)) as WeftApiError;
+    expect(error.status).toBe(302);
+    expect(error.message).toContain('the server points to https://elsewhere.example/login?next=');
+    expect(error.message).not.toContain(API_KEY);
+    expect(error.message).not.toContain(encodeURIComponent(API_KEY));
+  });
+
+  it('takes the request id from `request-id` when the server sends no `x-request-id`', async () => {
+    server.handle((_req, res) => sendJson(res, 404, { detail: 'no' }, { 'request-id': 'req_42' }));
+    const error = (await core.request({ method: 'GET', path: '/x' }).catch((e: unknown) => e)) as WeftApiError;
+    expect(error.requestId).toBe('req_42');
+    expect(error.message).toContain('(request id req_42)');
   });
 
   it('never puts the API key in a request id the server echoes it into', async () => {
