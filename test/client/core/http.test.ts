@@ -131,6 +131,23 @@ describe('requests', () => {
     server.handle((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('0.1.0'));
     await expect(core.request({ method: 'GET', path: '/version', allowText: true })).resolves.toBe('0.1.0');
   });
+
+  it('still throws a parse error where text is allowed, when the body claims to be JSON and is not', async () => {
+    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('0.1.0 and then'));
+    await expect(core.request({ method: 'GET', path: '/version', allowText: true })).rejects.toBeInstanceOf(WeftParseError);
+  });
+
+  it('accepts any content type for bytes, JSON for a request, and JSONL for a stream, unless the call says otherwise', async () => {
+    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    await core.bytes({ method: 'GET', path: '/file' });
+    await core.request({ method: 'GET', path: '/x' });
+    await core.request({ method: 'GET', path: '/x', headers: { accept: 'text/csv' } });
+    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'application/jsonl' }).end('{}\n'));
+    for await (const _ of core.jsonl({ method: 'POST', path: '/calls/stream_query', body: {} })) {
+      // consume
+    }
+    expect(server.requests.map((r) => r.headers.accept)).toEqual(['*/*', 'application/json', 'text/csv', 'application/jsonl']);
+  });
 });
 
 describe('request bodies', () => {
@@ -262,6 +279,28 @@ describe('retries', () => {
   it('does not retry a POST that is not marked idempotent', async () => {
     server.handle((_req, res) => sendJson(res, 503, { detail: 'busy' }));
     await expect(core.request({ method: 'POST', path: '/obj/create', body: {} })).rejects.toBeInstanceOf(WeftServerError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('retries a POST marked retryUnprocessed after a 429 or 503, which say nothing was done, and not after a 500', async () => {
+    let calls = 0;
+    server.handle((_req, res) => {
+      calls += 1;
+      if (calls === 1) sendJson(res, 429, { detail: 'slow down' });
+      else if (calls === 2) sendJson(res, 503, { detail: 'busy' });
+      else sendJson(res, 200, { ok: true });
+    });
+    await expect(core.request({ method: 'POST', path: '/chat/completions', body: {}, retryUnprocessed: true })).resolves.toEqual({ ok: true });
+    expect(server.requests).toHaveLength(3);
+    server.handle((_req, res) => sendJson(res, 500, { detail: 'broke midway' }));
+    await expect(core.request({ method: 'POST', path: '/chat/completions', body: {}, retryUnprocessed: true })).rejects.toBeInstanceOf(WeftServerError);
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it('does not send a stream body twice, even marked retryUnprocessed: it cannot be read again', async () => {
+    server.handle((_req, res) => sendJson(res, 503, { detail: 'busy' }));
+    const body = Readable.from([Buffer.from('line 1\n'), Buffer.from('line 2\n')]);
+    await expect(core.request({ method: 'POST', path: '/upload', body, retryUnprocessed: true })).rejects.toBeInstanceOf(WeftServerError);
     expect(server.requests).toHaveLength(1);
   });
 
