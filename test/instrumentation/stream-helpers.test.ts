@@ -135,6 +135,23 @@ for (const { name, client, LengthError, parseable } of majors) {
       });
     }
 
+    it('with break at the last chunk, once the helper has read the whole response, ends the span with all of the answer', async () => {
+      // The helper aborts its request on break: an abort that stopped no part of the answer (only the usage chunk
+      // weft asked for, still to come, which the span goes without).
+      h.server.reply(HELLO);
+      const runner = client().chat.completions.stream({ model: 'gpt-4o-mini', messages: USER_HI });
+      for await (const event of runner) {
+        if ((event as { choices?: { finish_reason?: string | null }[] }).choices?.[0]?.finish_reason) break;
+      }
+      const [span] = await h.spans(1);
+      expect(span?.status.code).toBe(StatusCodeValue.UNSET);
+      expect(span?.events).toEqual([]);
+      expect(withContentParsed(span!.attributes)).toMatchObject({
+        ...HELLO_RESPONSE,
+        'gen_ai.output.messages': [{ role: 'assistant', parts: [{ type: 'text', content: 'Hello there!' }], finish_reason: 'stop' }],
+      });
+    });
+
     it('by cancelling the reader of runner.toReadableStream() ends the span as left, not as failed', async () => {
       h.server.reply({ ...HELLO, hangAfterChunks: 2 });
       const reader = client().chat.completions.stream({ model: 'gpt-4o-mini', messages: USER_HI }).toReadableStream().getReader();
