@@ -423,6 +423,14 @@ describe('errors', () => {
     );
   });
 
+  it('keeps only the entries of a 422 detail that are validation issues, and lists them', async () => {
+    const issue = { loc: ['body', 'limit'], msg: 'Input should be greater than 0', type: 'greater_than' };
+    server.handle((_req, res) => sendJson(res, 422, { detail: [issue, 'stray text', { msg: 'no loc' }, null] }));
+    const error = (await core.request({ method: 'POST', path: '/calls/stream_query', body: {} }).catch((e: unknown) => e)) as WeftValidationError;
+    expect(error.issues).toEqual([issue]);
+    expect(error.message).toBe('weft: POST /calls/stream_query failed with 422: limit: Input should be greater than 0');
+  });
+
   it('reads an OpenAI-style error body into message, type and code', async () => {
     server.handle((_req, res) =>
       sendJson(res, 402, { error: { message: 'You exceeded your current quota', type: 'insufficient_quota', code: 'quota' } }),
