@@ -79,6 +79,15 @@ describe('requests', () => {
     expect(req.json()).toEqual({ start: { op_name: 'op' } });
   });
 
+  it('keeps a base URL without its trailing slashes, and joins it to the path with one', async () => {
+    server.handle((_req, res) => sendJson(res, 200, {}));
+    const slashed = makeCore({ baseUrl: `${server.url}/traces//` });
+    expect(slashed.baseUrl).toBe(`${server.url}/traces`);
+    await slashed.request({ method: 'GET', path: '/calls/c1' });
+    await slashed.close();
+    expect(server.requests[0]!.path).toBe('/traces/calls/c1');
+  });
+
   it('sends no Authorization header when no key is set', async () => {
     const anonymous = makeCore({ apiKey: undefined });
     await anonymous.request({ method: 'GET', path: '/health' });
