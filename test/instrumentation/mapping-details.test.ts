@@ -18,19 +18,21 @@ const USER = { role: 'user', content: 'hi' } as const;
 const ANSWER = { id: 'c', model: 'm', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'ok' } }] };
 
 /** One call through the public `traceChatCompletion`, and its span as exported and decoded. */
-async function traced(request: Partial<ChatCompletionRequest>, answer: unknown = ANSWER, config: ChatTracingConfig = {}) {
+async function traced(
+  request: Partial<ChatCompletionRequest>,
+  answer: unknown = ANSWER,
+  config: ChatTracingConfig = {},
+  serverUrl = 'https://api.openai.com/v1',
+) {
   const tracer = h.handle.tracerProvider.getTracer('mapping-details');
   const full = { model: 'm', messages: [USER], ...request } as ChatCompletionRequest;
-  await traceChatCompletion(tracer, full, async () => answer, {
-    config: resolveChatTracingConfig(config, {}),
-    serverUrl: 'https://api.openai.com/v1',
-  });
+  await traceChatCompletion(tracer, full, async () => answer, { config: resolveChatTracingConfig(config, {}), serverUrl });
   const [span] = await h.spans(1);
   return span!;
 }
 
-const attributesOf = async (request: Partial<ChatCompletionRequest>, answer?: unknown, config?: ChatTracingConfig) =>
-  (await traced(request, answer, config)).attributes;
+const attributesOf = async (request: Partial<ChatCompletionRequest>, answer?: unknown, config?: ChatTracingConfig, serverUrl?: string) =>
+  (await traced(request, answer, config, serverUrl)).attributes;
 
 /** A completion whose one choice is this message. */
 const answering = (message: Record<string, unknown>, finish_reason = 'stop') => ({
@@ -69,29 +71,25 @@ describe('request parameters', () => {
     expect((await traced({ model: 42 as never })).name).toBe('chat');
     expect((await traced({ model: 'gpt-x' })).name).toBe('chat gpt-x');
   });
-
-  it('puts OpenAI’s own attributes on spans of OpenAI’s API only', async () => {
-    const tracer = h.handle.tracerProvider.getTracer('mapping-details');
-    const request = { model: 'm', messages: [USER], service_tier: 'flex' } as ChatCompletionRequest;
-    await traceChatCompletion(tracer, request, async () => ({ ...ANSWER, service_tier: 'flex', system_fingerprint: 'fp' }), {
-      serverUrl: 'https://api.mistral.ai/v1',
-    });
-    const [span] = await h.spans(1);
-    expect(span!.attributes['gen_ai.provider.name']).toBe('mistral_ai');
-    expect(Object.keys(span!.attributes).filter((k) => k.startsWith('openai.'))).toEqual([]);
-  });
 });
 
 describe('the provider', () => {
+  const withTier = { ...ANSWER, service_tier: 'flex', system_fingerprint: 'fp' };
+
+  it('puts OpenAI’s own attributes on spans of OpenAI’s API only', async () => {
+    const attributes = await attributesOf({ service_tier: 'flex' }, withTier, {}, 'https://api.mistral.ai/v1');
+    expect(attributes['gen_ai.provider.name']).toBe('mistral_ai');
+    expect(Object.keys(attributes).filter((k) => k.startsWith('openai.'))).toEqual([]);
+  });
+
   it('puts OpenAI’s own attributes on spans of Azure OpenAI too', async () => {
-    const tracer = h.handle.tracerProvider.getTracer('mapping-details');
-    const request = { model: 'm', messages: [USER], service_tier: 'flex' } as ChatCompletionRequest;
-    await traceChatCompletion(tracer, request, async () => ANSWER, { serverUrl: 'https://acme.openai.azure.com/openai' });
-    const [span] = await h.spans(1);
-    expect(span!.attributes).toMatchObject({
+    const attributes = await attributesOf({ service_tier: 'flex' }, withTier, {}, 'https://acme.openai.azure.com/openai');
+    expect(attributes).toMatchObject({
       'gen_ai.provider.name': 'azure.ai.openai',
       'openai.api.type': 'chat_completions',
       'openai.request.service_tier': 'flex',
+      'openai.response.service_tier': 'flex',
+      'openai.response.system_fingerprint': 'fp',
     });
   });
 });
